@@ -1,0 +1,16 @@
+import { envFields } from '@sluice/config';
+import { z } from 'zod';
+
+export const envSchema = z.object({
+  HOST: envFields.host(),
+  CONTROL_PLANE_PORT: envFields.port(4000),
+  DATABASE_URL: envFields.databaseUrl(),
+  REDIS_URL: envFields.redisUrl(),
+  LOG_LEVEL: envFields.logLevel(),
+  SLUICE_KEY_PREFIX: envFields.keyPrefix(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Injection token of the validated environment. */
+export const ENV = Symbol('ENV');

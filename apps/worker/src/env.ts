@@ -1,0 +1,17 @@
+import { envFields } from '@sluice/config';
+import { z } from 'zod';
+
+export const envSchema = z.object({
+  HOST: envFields.host(),
+  WORKER_PORT: envFields.port(4200),
+  // Required now although unused: roll-up jobs will write Postgres.
+  DATABASE_URL: envFields.databaseUrl(),
+  REDIS_URL: envFields.redisUrl(),
+  LOG_LEVEL: envFields.logLevel(),
+  SLUICE_KEY_PREFIX: envFields.keyPrefix(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Injection token of the validated environment. */
+export const ENV = Symbol('ENV');

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { Gauge, Registry } from 'prom-client';
+import { MetricsModule } from '../metrics/metrics.module';
+import { RedisModule } from '../redis/redis.module';
+import type { QueueWorker } from './queue-worker.base';
+import { SystemWorker } from './system.worker';
+
+@Module({
+  imports: [MetricsModule, RedisModule],
+  providers: [
+    SystemWorker,
+    {
+      // Nothing injects the gauge: creating it registers it; it reads the workers at scrape time.
+      provide: 'WORKER_RUNNING_GAUGE',
+      inject: [Registry, SystemWorker],
+      useFactory: (registry: Registry, ...workers: QueueWorker[]) =>
+        new Gauge({
+          name: 'sluice_worker_running',
+          help: '1 while the BullMQ worker of the queue is running, else 0',
+          labelNames: ['queue'],
+          registers: [registry],
+          collect() {
+            for (const worker of workers) {
+              this.set({ queue: worker.queueName }, worker.isRunning() ? 1 : 0);
+            }
+          },
+        }),
+    },
+  ],
+})
+export class JobsModule {}

@@ -1,0 +1,79 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { parseEnv } from '@sluice/config';
+import { createTestRedis, type TestRedis, testRedisUrl } from '@sluice/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import packageJson from '../package.json';
+import { createApp } from '../src/app';
+import { envSchema } from '../src/env';
+import { SYSTEM_QUEUE } from '../src/jobs/system.worker';
+
+let testRedis: TestRedis;
+let app: NestFastifyApplication | undefined;
+
+/** Boots the app in-process on a free port, its BullMQ keys under the test's prefix. */
+async function start(redisUrl = testRedisUrl()): Promise<string> {
+  app = await createApp(
+    parseEnv(envSchema, {
+      DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sluice',
+      REDIS_URL: redisUrl,
+      SLUICE_KEY_PREFIX: testRedis.prefix,
+      LOG_LEVEL: 'silent',
+    }),
+  );
+  await app.listen(0, '127.0.0.1');
+  return app.getUrl();
+}
+
+beforeEach(() => {
+  testRedis = createTestRedis('worker-http');
+});
+
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await testRedis.cleanup();
+});
+
+describe('worker HTTP', () => {
+  it('answers GET /healthz with its name and version', async () => {
+    const response = await fetch(`${await start()}/healthz`);
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      status: 'ok',
+      service: 'worker',
+      version: packageJson.version,
+    });
+  });
+
+  it('is ready while Redis answers PING', async () => {
+    const response = await fetch(`${await start()}/readyz`);
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok', checks: { redis: 'ok' } });
+  });
+
+  it('is unavailable, as problem+json, while Redis is unreachable', async () => {
+    // Nothing listens on port 1.
+    const response = await fetch(`${await start('redis://127.0.0.1:1')}/readyz`);
+
+    expect(response.status).toBe(503);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await response.json()).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: expect.stringContaining('Redis'),
+    });
+  });
+
+  it('reports its running queue worker and Node defaults in Prometheus text format', async () => {
+    const response = await fetch(`${await start()}/metrics`);
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const body = await response.text();
+    expect(body).toContain(`sluice_worker_running{queue="${SYSTEM_QUEUE}"} 1\n`);
+    expect(body).toMatch(/^process_cpu_user_seconds_total \d/m);
+  });
+});

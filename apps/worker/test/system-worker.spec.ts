@@ -1,0 +1,62 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { parseEnv } from '@sluice/config';
+import { createTestRedis, type TestRedis } from '@sluice/testing';
+import { Queue, QueueEvents } from 'bullmq';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import { envSchema } from '../src/env';
+import { bullmqOptions } from '../src/jobs/bullmq-options';
+import { SYSTEM_QUEUE, SystemWorker } from '../src/jobs/system.worker';
+
+let testRedis: TestRedis;
+let app: NestFastifyApplication | undefined;
+let queue: Queue;
+let queueEvents: QueueEvents;
+
+beforeEach(async () => {
+  testRedis = createTestRedis('worker-jobs');
+  const env = parseEnv(envSchema, {
+    DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sluice',
+    SLUICE_KEY_PREFIX: testRedis.prefix,
+    LOG_LEVEL: 'silent',
+  });
+  app = await createApp(env);
+  await app.init();
+  queue = new Queue(SYSTEM_QUEUE, bullmqOptions(env));
+  queueEvents = new QueueEvents(SYSTEM_QUEUE, bullmqOptions(env));
+  await queueEvents.waitUntilReady();
+});
+
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  await Promise.all([queue.close(), queueEvents.close()]);
+  await testRedis.cleanup();
+});
+
+describe('system queue worker', () => {
+  it('fails a job it has no handler for, without retrying it', async () => {
+    const job = await queue.add('no-such-job', {}, { attempts: 3 });
+
+    await expect(job.waitUntilFinished(queueEvents)).rejects.toThrow(
+      `no handler for job "no-such-job" on queue "${SYSTEM_QUEUE}"`,
+    );
+    expect(await job.getState()).toBe('failed');
+    expect((await queue.getJob(job.id!))?.attemptsMade).toBe(1);
+    // The job lives under SLUICE_KEY_PREFIX, so tests and deployments sharing a Redis stay apart.
+    expect(await testRedis.redis.exists(`${testRedis.prefix}bull:${SYSTEM_QUEUE}:${job.id}`)).toBe(
+      1,
+    );
+  });
+
+  it('runs until the app closes', async () => {
+    const worker = app!.get(SystemWorker);
+    expect(worker.isRunning()).toBe(true);
+
+    await app!.close();
+    app = undefined;
+
+    expect(worker.isRunning()).toBe(false);
+    expect(await queue.getWorkersCount()).toBe(0);
+  });
+});

@@ -1,0 +1,38 @@
+import { toDecision } from '../decision';
+import type { LeakyBucketRule } from '../rule-spec';
+import { withCommit, type ModelResult } from './model';
+import { emissionIntervalUs, virtualSchedule } from './virtual-schedule';
+
+export interface LeakyBucketState {
+  algorithm: 'leaky_bucket';
+  /** When the queue drains empty. */
+  emptyAtUs: number;
+}
+
+/**
+ * A FIFO queue leaking at a constant rate: a request joins when the queue, after leaking, has
+ * room for its cost, and leaves once everything ahead of it has (delay); a full queue denies.
+ */
+export function leakyBucketModel(
+  state: LeakyBucketState | undefined,
+  rule: LeakyBucketRule,
+  nowUs: number,
+  cost: number,
+): ModelResult<LeakyBucketState> {
+  const intervalUs = emissionIntervalUs(1e6, rule.leakPerSecond);
+  const s = virtualSchedule(state?.emptyAtUs ?? nowUs, nowUs, rule.capacity, intervalUs, cost);
+  const decision = toDecision({
+    allowed: s.allowed,
+    limit: rule.capacity,
+    remaining: s.remaining,
+    resetAtUs: s.dueUs,
+    retryUs: s.retryUs,
+    delayUs: s.allowed ? s.backlogUs : 0,
+  });
+  return withCommit(
+    decision,
+    cost,
+    { algorithm: 'leaky_bucket', emptyAtUs: s.dueUs },
+    s.dueUs - nowUs,
+  );
+}

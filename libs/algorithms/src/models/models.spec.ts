@@ -1,0 +1,102 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ruleArbitraries, startUs, steps } from '../../test/support';
+import { RETRY_NEVER } from '../decision';
+import type { RuleSpec } from '../rule-spec';
+import { evaluateRule, type RuleState } from './composite.model';
+
+function capacityOf(rule: RuleSpec): number {
+  switch (rule.algorithm) {
+    case 'token_bucket':
+    case 'leaky_bucket':
+      return rule.capacity;
+    case 'gcra':
+      return rule.burst ?? rule.limit;
+    default:
+      return rule.limit;
+  }
+}
+
+/** Drives a random sequence through a model, calling `visit` before each step's commit. */
+function drive(
+  visit: (
+    state: RuleState | undefined,
+    rule: RuleSpec,
+    nowUs: number,
+    cost: number,
+    result: ReturnType<typeof evaluateRule>,
+  ) => void,
+) {
+  return fc.property(
+    fc
+      .oneof(...Object.values(ruleArbitraries))
+      .chain((rule) => fc.tuple(fc.constant(rule), startUs, steps(rule))),
+    ([rule, start, sequence]) => {
+      let state: RuleState | undefined;
+      let nowUs = start;
+      for (const { dtUs, cost } of sequence) {
+        nowUs += dtUs;
+        const result = evaluateRule(rule, state, nowUs, cost);
+        visit(state, rule, nowUs, cost, result);
+        if (result.commit) state = result.commit.state;
+      }
+    },
+  );
+}
+
+describe('reference models', () => {
+  it('retryAfter is exact: the cost passes after it and not 1 ms sooner', () => {
+    fc.assert(
+      drive((state, rule, nowUs, cost, { decision }) => {
+        if (decision.allowed) {
+          expect(decision.retryAfter).toBe(0);
+          return;
+        }
+        if (cost > capacityOf(rule)) {
+          expect(decision.retryAfter).toBe(RETRY_NEVER);
+          return;
+        }
+        const retryUs = decision.retryAfter * 1000;
+        expect(decision.retryAfter).toBeGreaterThan(0);
+        expect(evaluateRule(rule, state, nowUs + retryUs, cost).decision.allowed).toBe(true);
+        expect(evaluateRule(rule, state, nowUs + retryUs - 1000, cost).decision.allowed).toBe(
+          false,
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('expiry never hands back capacity early: at the TTL the state equals no state', () => {
+    fc.assert(
+      drive((_state, rule, nowUs, _cost, { commit }) => {
+        if (!commit) return;
+        const expiresUs = nowUs + commit.ttlMs * 1000;
+        for (const probe of [0, 1, capacityOf(rule)]) {
+          expect(evaluateRule(rule, commit.state, expiresUs, probe).decision).toEqual(
+            evaluateRule(rule, undefined, expiresUs, probe).decision,
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('remaining and resetAt describe the state the decision leaves', () => {
+    fc.assert(
+      drive((_state, rule, nowUs, cost, { decision, commit }) => {
+        const nowMs = Math.ceil(nowUs / 1000);
+        expect(decision.resetAt).toBeGreaterThanOrEqual(nowMs);
+        expect(decision.remaining).toBeLessThanOrEqual(capacityOf(rule));
+        if (commit) expect(commit.ttlMs).toBeGreaterThanOrEqual(decision.resetAt - nowMs);
+        if (decision.allowed && cost > 0) {
+          // a peek right after sees what this decision left
+          const peek = evaluateRule(rule, commit?.state, nowUs, 0).decision;
+          expect(peek.remaining).toBe(decision.remaining);
+          expect(peek.resetAt).toBe(decision.resetAt);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

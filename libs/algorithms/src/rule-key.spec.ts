@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { hashSlotPart, identifierHash, ruleKey } from './rule-key';
+
+const parts = { prefix: 'sluice:', scope: 'api', identifier: 'user-42', rule: 'per-minute' };
+
+describe('ruleKey', () => {
+  it('is <prefix>{<scope>:<idHash>}:<rule> with a 22-character SHA-256 prefix (base64url)', () => {
+    expect(ruleKey(parts)).toBe(`sluice:{api:${identifierHash('user-42')}}:per-minute`);
+    expect(identifierHash('user-42')).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('keeps any identifier bytes out of the key and its hash tag', () => {
+    const hostile = ['}{evil}', 'a\nb\r\n', '\u0000', 'x'.repeat(256), '{'.repeat(256)];
+    const keys = hostile.map((identifier) => ruleKey({ ...parts, identifier }));
+    for (const key of keys) {
+      expect(key).toMatch(/^sluice:\{api:[A-Za-z0-9_-]{22}\}:per-minute$/);
+      expect(hashSlotPart(key)).toMatch(/^api:[A-Za-z0-9_-]{22}$/);
+    }
+    expect(new Set(keys).size).toBe(hostile.length);
+  });
+
+  it('hashes bytes: a string and its UTF-8 bytes give the same key', () => {
+    expect(ruleKey({ ...parts, identifier: 'é' })).toBe(
+      ruleKey({ ...parts, identifier: new Uint8Array([0xc3, 0xa9]) }),
+    );
+  });
+
+  it('gives every rule of one scope and identifier the same hash slot', () => {
+    const a = ruleKey({ ...parts, rule: 'per-second' });
+    const b = ruleKey({ ...parts, rule: 'per-day' });
+    expect(hashSlotPart(a)).toBe(hashSlotPart(b));
+    expect(hashSlotPart(ruleKey({ ...parts, identifier: 'other' }))).not.toBe(hashSlotPart(a));
+  });
+
+  it('hashSlotPart follows Redis Cluster: first non-empty {...}, else the whole key', () => {
+    expect(hashSlotPart('a{b}c{d}')).toBe('b');
+    expect(hashSlotPart('a{}b{c}')).toBe('a{}b{c}');
+    expect(hashSlotPart('plain')).toBe('plain');
+  });
+});

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { AlgorithmInputError } from './errors';
+
+export const MAX_IDENTIFIER_BYTES = 256;
+/** 22 base64url characters = 132 bits of SHA-256. */
+const ID_HASH_LENGTH = 22;
+const PREFIX = /^[A-Za-z0-9_.:-]{0,64}$/;
+/** No `:` either, so `<rule>` and the `:sum` suffix of a sliding log cannot collide. */
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface RuleKeyParts {
+  /** Deployment/tenant namespace, e.g. `sluice:`; `[A-Za-z0-9_.:-]{0,64}`. */
+  prefix: string;
+  /** What is limited, e.g. `api`; `[A-Za-z0-9_-]{1,64}`. */
+  scope: string;
+  /** Who is limited: any 1..256 bytes (a string counts as UTF-8). */
+  identifier: string | Uint8Array;
+  /** Which rule of the policy; `[A-Za-z0-9_-]{1,64}`. */
+  rule: string;
+}
+
+/** Fixed-length hash of the identifier's bytes: keys stay bounded and cannot carry braces. */
+export function identifierHash(identifier: string | Uint8Array, field = 'identifier'): string {
+  const bytes = typeof identifier === 'string' ? Buffer.from(identifier, 'utf8') : identifier;
+  if (!(bytes instanceof Uint8Array) || bytes.length < 1 || bytes.length > MAX_IDENTIFIER_BYTES) {
+    const size = bytes instanceof Uint8Array ? `${bytes.length} bytes` : typeof identifier;
+    throw new AlgorithmInputError(field, `must be 1 to ${MAX_IDENTIFIER_BYTES} bytes, got ${size}`);
+  }
+  return createHash('sha256').update(bytes).digest('base64url').slice(0, ID_HASH_LENGTH);
+}
+
+/** `<prefix>{<scope>:<idHash>}:<rule>`: every rule of one scope and identifier shares a slot. */
+export function ruleKey(parts: RuleKeyParts): string {
+  checkName('prefix', parts.prefix, PREFIX);
+  checkName('scope', parts.scope, NAME);
+  checkName('rule', parts.rule, NAME);
+  return `${parts.prefix}{${parts.scope}:${identifierHash(parts.identifier)}}:${parts.rule}`;
+}
+
+/** The part of a key Redis Cluster hashes: the first non-empty `{...}`, else the whole key. */
+export function hashSlotPart(key: string): string {
+  const open = key.indexOf('{');
+  if (open === -1) return key;
+  const close = key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+function checkName(field: string, value: unknown, pattern: RegExp): void {
+  if (typeof value !== 'string' || !pattern.test(value)) {
+    throw new AlgorithmInputError(
+      field,
+      `must match ${pattern.source}, got ${JSON.stringify(value)}`,
+    );
+  }
+}

@@ -1,0 +1,138 @@
+import { createTestRedis, type TestRedis } from '@sluice/testing';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkRules,
+  evaluateChecks,
+  prepareChecks,
+  ruleKey,
+  ruleKeys,
+  type RuleCheck,
+  type RuleState,
+} from '../src/index';
+import { anyRule, checkExpiryAndPersist, serverMs, snapshot, startUs, unique } from './support';
+
+describe('checkRules (composite script)', () => {
+  let t: TestRedis;
+  beforeAll(() => {
+    t = createTestRedis('alg');
+  });
+  afterAll(() => t.cleanup());
+
+  const keyOf = (identifier: string, rule: string): string =>
+    ruleKey({ prefix: t.prefix, scope: 'policy', identifier, rule });
+
+  it(
+    'agrees with the model, all-or-nothing per group; a denied group writes nothing',
+    { timeout: 60_000 },
+    async () => {
+      const scenario = fc
+        .array(fc.record({ rule: anyRule, candidate: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 3,
+        })
+        .chain((rules) =>
+          fc.tuple(
+            fc.constant(rules),
+            startUs,
+            fc.array(
+              fc.record({
+                dtUs: fc.oneof(
+                  fc.constant(0),
+                  fc.integer({ min: 0, max: 5_000 }),
+                  fc.integer({ min: 0, max: 90_000_000 }),
+                ),
+                costs: fc.array(fc.integer({ min: 0, max: 14 }), {
+                  minLength: rules.length,
+                  maxLength: rules.length,
+                }),
+                dryRun: fc.nat(9).map((n) => n === 0),
+              }),
+              { minLength: 1, maxLength: 40 },
+            ),
+          ),
+        );
+      await fc.assert(
+        fc.asyncProperty(scenario, async ([rules, start, sequence]) => {
+          const identifier = unique('id');
+          const states = new Map<string, RuleState>();
+          let nowUs = start;
+          for (const { dtUs, costs, dryRun } of sequence) {
+            nowUs += dtUs;
+            const checks: RuleCheck[] = rules.map(({ rule, candidate }, i) => ({
+              key: keyOf(identifier, `r${i}`),
+              rule,
+              candidate,
+              cost: costs[i],
+            }));
+            const model = evaluateChecks(
+              (key) => states.get(key),
+              prepareChecks(checks),
+              nowUs,
+              dryRun,
+            );
+            const keysOf = (check: RuleCheck) => ruleKeys(check.rule, check.key);
+            const before = await Promise.all(
+              checks.map((check) => snapshot(t.redis, keysOf(check))),
+            );
+            const beforeMs = await serverMs(t.redis);
+            const actual = await checkRules(t.redis, checks, { now: nowUs / 1000, dryRun });
+            expect(actual).toEqual(model.decision);
+
+            const written = new Set(model.writes.map((write) => write.key));
+            for (const [i, check] of checks.entries()) {
+              const groupPassed = check.candidate ? actual.candidatesAllowed : actual.allowed;
+              if (!groupPassed || dryRun) {
+                // a denial by any rule of the group, or a dry run, leaves every key of it untouched
+                expect(written.has(check.key)).toBe(false);
+                expect(await snapshot(t.redis, keysOf(check))).toEqual(before[i]);
+              }
+            }
+            for (const write of model.writes) {
+              const check = checks.find((c) => c.key === write.key)!;
+              const kept = await checkExpiryAndPersist(
+                t.redis,
+                keysOf(check),
+                write.ttlMs,
+                beforeMs,
+              );
+              if (kept) states.set(write.key, write.state);
+              else states.delete(write.key);
+            }
+          }
+        }),
+        { numRuns: 100 },
+      );
+    },
+  );
+
+  it('a denial by one live rule charges none of them, while candidates commit on their own', async () => {
+    const now = 1_750_000_000_000;
+    const tight = {
+      key: keyOf('u', 'tight'),
+      rule: { algorithm: 'fixed_window', limit: 1, windowMs: 60_000 },
+    } as const;
+    const loose = {
+      key: keyOf('u', 'loose'),
+      rule: { algorithm: 'token_bucket', capacity: 10, refillPerSecond: 1 },
+    } as const;
+    const shadow = {
+      key: keyOf('u', 'shadow'),
+      rule: { algorithm: 'gcra', limit: 5, periodMs: 1000 },
+      candidate: true,
+    } as const;
+
+    const first = await checkRules(t.redis, [tight, loose, shadow], { now });
+    expect(first.allowed).toBe(true);
+    expect(first.rules.map((r) => r.remaining)).toEqual([0, 9, 4]);
+
+    const second = await checkRules(t.redis, [tight, loose, shadow], { now });
+    expect(second.allowed).toBe(false);
+    expect(second.retryAfter).toBe(60_000 - (now % 60_000));
+    expect(second.candidatesAllowed).toBe(true);
+    // the loose rule passed but, its group denied, shows its unconsumed figures
+    expect(second.rules[1]).toMatchObject({ allowed: true, remaining: 9 });
+    expect(second.rules[2]).toMatchObject({ allowed: true, remaining: 3, candidate: true });
+    expect(await t.redis.hget(loose.key, 'tokens')).toBe('9');
+  });
+});

@@ -1,0 +1,185 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { portsFrom, startApps } from './apps';
+import { dropDatabasesWithPrefix, ensureDatabase, migrate, recreateDatabase } from './database';
+import { log, SetupError } from './log';
+import { dataDir, repoRoot } from './paths';
+import { resolvePostgres, type PostgresServer } from './postgres';
+import { resolveRedis, type RedisServer } from './redis';
+import { seedDemo } from './seed';
+
+const DEMO_DATABASE = 'sluice';
+const TEST_TEMPLATE_DATABASE = 'sluice_test_template';
+/** Prefix of the databases each test clones from the template (libs/testing). */
+const TEST_DATABASE_PREFIX = 'sluice_t_';
+
+interface Services {
+  postgres: PostgresServer;
+  redis: RedisServer;
+  stop(): Promise<void>;
+}
+
+async function prepareServices(
+  env: NodeJS.ProcessEnv,
+  purpose: 'demo' | 'test',
+): Promise<Services> {
+  const postgres = await resolvePostgres({
+    env,
+    dataDir: join(dataDir, purpose === 'demo' ? 'postgres' : 'postgres-test'),
+  });
+  log.info(`PostgreSQL: ${describePostgres(postgres)}`);
+  let redis: RedisServer;
+  try {
+    redis = await resolveRedis({
+      env,
+      dataDir: join(dataDir, purpose === 'demo' ? 'redis' : 'redis-test'),
+      persist: purpose === 'demo',
+    });
+  } catch (error) {
+    await postgres.stop();
+    throw error;
+  }
+  log.info(`Redis: ${redis.url} (${redis.source})`);
+  return {
+    postgres,
+    redis,
+    stop: async () => {
+      await redis.stop();
+      await postgres.stop();
+    },
+  };
+}
+
+function describePostgres(server: PostgresServer): string {
+  const url = new URL(server.maintenanceUrl);
+  const where = `${url.hostname}:${url.port || 5432}`;
+  return { env: `DATABASE_URL (${where})`, local: `${where}`, embedded: `embedded on ${where}` }[
+    server.source
+  ];
+}
+
+function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: repoRoot, env, stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const nxEnv = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+const nx = join(repoRoot, 'node_modules/.bin/nx');
+
+/** `npm start`: build, prepare services, migrate, seed, start the four apps, print their URLs. */
+async function start(args: string[]): Promise<number> {
+  const env = { ...process.env, ...nxEnv };
+  if (!args.includes('--no-build')) {
+    log.info('building (nx run-many -t build)');
+    const built = await runCommand(nx, ['run-many', '-t', 'build', '--output-style=static'], env);
+    if (built !== 0) return built;
+  }
+  const services = await prepareServices(env, 'demo');
+  try {
+    // DATABASE_URL names the demo's database itself; on a found or embedded server we create one.
+    const databaseUrl =
+      services.postgres.source === 'env'
+        ? services.postgres.maintenanceUrl
+        : services.postgres.databaseUrl(DEMO_DATABASE);
+    if (services.postgres.source !== 'env') {
+      await ensureDatabase(services.postgres.maintenanceUrl, DEMO_DATABASE);
+    }
+    log.info('applying migrations');
+    await migrate(databaseUrl);
+    const seed = await seedDemo(databaseUrl);
+    log.info(`demo seeded: tenant "${seed.tenantSlug}", plans ${seed.planSlugs.join(', ')}`);
+
+    const appEnv = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: services.redis.url };
+    const logDir = join(dataDir, 'logs');
+    const group = await startApps({ env: appEnv, ports: portsFrom(env), logDir });
+    log.info('Sluice is running:');
+    for (const app of group.apps) log.info(`  ${app.name.padEnd(14)} ${app.url}`);
+    log.info(`logs in ${logDir}; press Ctrl-C to stop`);
+
+    const signalled = new Promise<string>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    const outcome = await Promise.race([signalled, group.exited]);
+    if (typeof outcome !== 'string') {
+      log.error(`${outcome.name} exited with code ${outcome.code}; stopping the others`);
+    }
+    log.info('stopping');
+    await group.stop();
+    return typeof outcome === 'string' ? 0 : 1;
+  } finally {
+    await services.stop();
+  }
+}
+
+/** `npm test`: prepare services and a migrated template database, then run every Nx check. */
+async function test(args: string[]): Promise<number> {
+  const env = { ...process.env, ...nxEnv };
+  const formatted = await runCommand(
+    join(repoRoot, 'node_modules/.bin/prettier'),
+    ['--check', '--log-level=warn', '.'],
+    env,
+  );
+  if (formatted !== 0) {
+    log.error('prettier found unformatted files (fix with `npm run format`)');
+    return formatted;
+  }
+  const services = await prepareServices(env, 'test');
+  try {
+    const { postgres } = services;
+    const dropped = await dropDatabasesWithPrefix(postgres.maintenanceUrl, TEST_DATABASE_PREFIX);
+    if (dropped > 0) log.info(`dropped ${dropped} databases left by earlier runs`);
+    await recreateDatabase(postgres.maintenanceUrl, TEST_TEMPLATE_DATABASE);
+    const templateUrl = postgres.databaseUrl(TEST_TEMPLATE_DATABASE);
+    log.info('applying migrations to the test template database');
+    await migrate(templateUrl);
+    const testEnv = {
+      ...env,
+      REDIS_URL: services.redis.url,
+      SLUICE_TEST_DATABASE_URL: templateUrl,
+      SLUICE_TEST_ADMIN_URL: postgres.maintenanceUrl,
+    };
+    const targets = ['lint', 'typecheck', 'build', 'test', 'e2e'];
+    return await runCommand(
+      nx,
+      ['run-many', '-t', ...targets, '--output-style=static', ...args],
+      testEnv,
+    );
+  } finally {
+    await services.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  const [command, ...args] = process.argv.slice(2);
+  // A local .env (see .env.example) applies to both commands; real environment variables win.
+  const dotenv = join(repoRoot, '.env');
+  if (existsSync(dotenv)) {
+    const before = { ...process.env };
+    process.loadEnvFile(dotenv);
+    Object.assign(process.env, before);
+  }
+  switch (command) {
+    case 'start':
+      return start(args);
+    case 'test':
+      return test(args);
+    default:
+      log.error(`unknown command "${command ?? ''}": use start or test`);
+      return 2;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log.error(
+      error instanceof SetupError ? error.message : String((error as Error).stack ?? error),
+    );
+    process.exit(1);
+  },
+);
