@@ -1,10 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readServiceInfo } from '@sluice/nest-kit';
 import { join } from 'node:path';
-import { z } from 'zod';
 
-// Read at runtime: package.json lies outside tsc's rootDir, one level above both src/ and dist/.
-const manifest = z
-  .object({ version: z.string() })
-  .parse(JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')));
-
-export const serviceInfo = { service: 'data-plane', version: manifest.version } as const;
+// package.json is one level above both src/ and dist/.
+export const serviceInfo = readServiceInfo(join(__dirname, '..', 'package.json'));

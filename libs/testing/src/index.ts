@@ -1,2 +1,5 @@
 export * from './redis';
 export * from './postgres';
+export * from './browser';
+export * from './process';
+export * from './net';

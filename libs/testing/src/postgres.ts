@@ -26,7 +26,8 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const template = new URL(testTemplateUrl());
   const templateName = decodeURIComponent(template.pathname.slice(1));
-  const name = `sluice_t_${randomBytes(6).toString('hex')}`;
+  // `npm test` drops leftovers of interrupted runs by this prefix.
+  const name = `${templateName}_${randomBytes(6).toString('hex')}`;
   // CREATE DATABASE … TEMPLATE needs a connection to some other database of the same server.
   const admin = new URL(process.env['SLUICE_TEST_ADMIN_URL'] ?? template);
   if (!process.env['SLUICE_TEST_ADMIN_URL']) admin.pathname = '/postgres';

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { portsFrom, startApps } from './apps';
@@ -10,9 +11,12 @@ import { resolveRedis, type RedisServer } from './redis';
 import { seedDemo } from './seed';
 
 const DEMO_DATABASE = 'sluice';
-const TEST_TEMPLATE_DATABASE = 'sluice_test_template';
-/** Prefix of the databases each test clones from the template (libs/testing). */
-const TEST_DATABASE_PREFIX = 'sluice_t_';
+/**
+ * The migrated template every test database is cloned from (libs/testing names each clone
+ * `<template>_<random>`). Named after this checkout, so two checkouts sharing one server never drop
+ * each other's databases.
+ */
+const TEST_TEMPLATE_DATABASE = `sluice_test_${createHash('sha256').update(repoRoot).digest('hex').slice(0, 8)}`;
 
 interface Services {
   postgres: PostgresServer;
@@ -97,12 +101,16 @@ async function start(args: string[]): Promise<number> {
     const logDir = join(dataDir, 'logs');
     const group = await startApps({ env: appEnv, ports: portsFrom(env), logDir });
     log.info('Sluice is running:');
-    for (const app of group.apps) log.info(`  ${app.name.padEnd(14)} ${app.url}`);
+    for (const app of group.apps) log.info(`  ${app.name.padEnd(14)} ${app.url}  (pid ${app.pid})`);
     log.info(`logs in ${logDir}; press Ctrl-C to stop`);
 
     const signalled = new Promise<string>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
+      // npm does not pass a SIGTERM sent to it on to this process: when the parent goes away
+      // (re-parented), stop too rather than leave the apps running unsupervised.
+      const parent = process.ppid;
+      setInterval(() => process.ppid !== parent && resolve('parent exit'), 1000).unref();
     });
     const outcome = await Promise.race([signalled, group.exited]);
     if (typeof outcome !== 'string') {
@@ -131,7 +139,10 @@ async function test(args: string[]): Promise<number> {
   const services = await prepareServices(env, 'test');
   try {
     const { postgres } = services;
-    const dropped = await dropDatabasesWithPrefix(postgres.maintenanceUrl, TEST_DATABASE_PREFIX);
+    const dropped = await dropDatabasesWithPrefix(
+      postgres.maintenanceUrl,
+      `${TEST_TEMPLATE_DATABASE}_`,
+    );
     if (dropped > 0) log.info(`dropped ${dropped} databases left by earlier runs`);
     await recreateDatabase(postgres.maintenanceUrl, TEST_TEMPLATE_DATABASE);
     const templateUrl = postgres.databaseUrl(TEST_TEMPLATE_DATABASE);

@@ -1,4 +1,4 @@
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 
 /** True when something accepts TCP connections at host:port within `timeoutMs`. */
 export function isListening(host: string, port: number, timeoutMs = 500): Promise<boolean> {
@@ -11,23 +11,6 @@ export function isListening(host: string, port: number, timeoutMs = 500): Promis
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
-  });
-}
-
-/** A port the OS reports free right now on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
   });
 }
 

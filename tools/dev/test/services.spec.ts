@@ -5,7 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase, migrate } from '../src/database';
 import { SetupError } from '../src/log';
-import { freePort, isListening } from '../src/net';
+import { freePort } from '@sluice/testing';
+import { isListening } from '../src/net';
 import { resolvePostgres, withDatabase } from '../src/postgres';
 import { pings, REDIS_MISSING, resolveRedis } from '../src/redis';
 

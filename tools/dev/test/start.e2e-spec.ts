@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@sluice/testing';
+import { createTestDatabase, freePort, type TestDatabase } from '@sluice/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, waitFor } from '../src/net';
+import { waitFor } from '../src/net';
 import { repoRoot } from '../src/paths';
 
 // `npm start` end to end, minus the build (Nx builds the apps before this target runs): it must
@@ -21,9 +21,11 @@ describe('npm start', () => {
     }
     child = spawn(
       process.execPath,
+      // as the root package.json's start script runs it: one process, so SIGINT reaches main.ts
       [
-        join(repoRoot, 'node_modules/tsx/dist/cli.mjs'),
         '--conditions=@sluice/source',
+        '--import',
+        'tsx',
         join(repoRoot, 'tools/dev/src/main.ts'),
         'start',
         '--no-build',
@@ -53,8 +55,14 @@ describe('npm start', () => {
   }, 150_000);
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      child.kill('SIGKILL');
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    // After a failed test the apps may outlive their supervisor: stop them by the PIDs it printed.
+    for (const [, pid] of output.matchAll(/\(pid (\d+)\)/g)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
     await db?.drop();
   });

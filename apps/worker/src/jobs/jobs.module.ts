@@ -1,12 +1,9 @@
 import { Module } from '@nestjs/common';
 import { Gauge, Registry } from 'prom-client';
-import { MetricsModule } from '../metrics/metrics.module';
-import { RedisModule } from '../redis/redis.module';
 import type { QueueWorker } from './queue-worker.base';
 import { SystemWorker } from './system.worker';
 
 @Module({
-  imports: [MetricsModule, RedisModule],
   providers: [
     SystemWorker,
     {

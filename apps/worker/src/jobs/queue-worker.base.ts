@@ -1,6 +1,6 @@
 import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
-import type { RedisService } from '../redis/redis.service';
+import type { RedisService } from '@sluice/nest-kit';
 import type { BullmqOptions } from './bullmq-options';
 
 const closePingTimeoutMs = 1000;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ENV, type Env } from '../env';
-import { RedisService } from '../redis/redis.service';
+import { RedisService } from '@sluice/nest-kit';
 import { bullmqOptions } from './bullmq-options';
 import { QueueWorker } from './queue-worker.base';
 

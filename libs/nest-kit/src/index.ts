@@ -1,0 +1,15 @@
+export * from './create-fastify-app';
+export * from './health/health.module';
+export type { HealthModuleOptions } from './health/health.options';
+export type { Liveness } from './health/liveness.controller';
+export type { ReadinessCheck, ReadinessResult } from './health/readiness-check';
+export type { Readiness } from './health/readiness.controller';
+export * from './logging/logging.module';
+export * from './metrics/metrics.module';
+export * from './probe-routes';
+export * from './problem/problem-details';
+export * from './redis/redis-readiness.check';
+export * from './redis/redis.module';
+export type { RedisModuleOptions } from './redis/redis.options';
+export * from './redis/redis.service';
+export * from './service-info';

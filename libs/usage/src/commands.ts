@@ -1,0 +1,158 @@
+import type { ChainableCommander } from 'ioredis';
+import { logEntries, type LogEntry, type UsageAggregate } from './aggregate';
+import { decisionLogKey, keyLastUsedKey, topDeniedKey, usageSecondKey } from './keys';
+import { queueTouchLastUsed } from './last-used';
+
+export interface FlushSettings {
+  prefix: string;
+  retentionSeconds: number;
+  topK: number;
+  decisionLogMaxLen: number;
+}
+
+/** One Redis command of a flush, with the way back into memory should it fail. */
+export interface FlushCommand {
+  readonly key: string;
+  /** Epoch second from which retrying is pointless (the data is past retention); none: always. */
+  readonly staleFrom: number | undefined;
+  send(pipeline: ChainableCommander): void;
+  /** Puts this command's share back into `into` (the aggregate being recorded). */
+  restore(into: UsageAggregate): void;
+}
+
+/**
+ * Every command one flush sends. Each carries its own share (one hash field, one identifier, one
+ * log entry), so when only some commands of a pipeline fail, only those are retried.
+ *
+ * Per-second and per-minute keys expire at an absolute time (their window's end + retention):
+ * the same on every data plane and whether the counts came in one flush or many. The log stream
+ * is written continuously, so it expires `retentionSeconds` after its last write instead.
+ */
+export function flushCommands(batch: UsageAggregate, settings: FlushSettings): FlushCommand[] {
+  const { prefix, retentionSeconds, topK, decisionLogMaxLen } = settings;
+  const commands: FlushCommand[] = [];
+  for (const [tenantId, tenant] of batch.tenants) {
+    for (const [name, policy] of tenant.policies) {
+      const restoreSecond = (into: UsageAggregate, second: number) => {
+        const target = into.policyOf(tenantId, name);
+        return target && into.second(target, second);
+      };
+      const restoreMinute = (into: UsageAggregate, minute: number) => {
+        const target = into.policyOf(tenantId, name);
+        return target && into.minute(target, minute);
+      };
+
+      for (const [second, counters] of policy.seconds) {
+        const key = usageSecondKey(prefix, tenantId, name, second);
+        const expireAt = second + 1 + retentionSeconds;
+        for (const [field, amount] of counters) {
+          commands.push({
+            key,
+            staleFrom: expireAt,
+            send: (pipeline) => pipeline.hincrby(key, field, amount),
+            restore: (into) => {
+              const target = restoreSecond(into, second);
+              if (target) into.add(target, field, amount);
+            },
+          });
+        }
+        commands.push({
+          key,
+          staleFrom: expireAt,
+          send: (pipeline) => pipeline.expireat(key, expireAt),
+          restore: (into) => restoreSecond(into, second),
+        });
+      }
+
+      for (const [minute, identifiers] of policy.minutes) {
+        const key = topDeniedKey(prefix, tenantId, name, minute);
+        const expireAt = (minute + 1) * 60 + retentionSeconds;
+        for (const [identifier, amount] of identifiers) {
+          commands.push({
+            key,
+            staleFrom: expireAt,
+            send: (pipeline) => pipeline.zincrby(key, amount, identifier),
+            restore: (into) => {
+              const target = restoreMinute(into, minute);
+              if (target) into.addDenied(target, identifier, amount);
+            },
+          });
+        }
+        commands.push(
+          {
+            key,
+            staleFrom: expireAt,
+            // ranks 0..-(topK+1) are all but the topK highest scores
+            send: (pipeline) => pipeline.zremrangebyrank(key, 0, -(topK + 1)),
+            restore: (into) => restoreMinute(into, minute),
+          },
+          {
+            key,
+            staleFrom: expireAt,
+            send: (pipeline) => pipeline.expireat(key, expireAt),
+            restore: (into) => restoreMinute(into, minute),
+          },
+        );
+      }
+
+      const entries = logEntries(policy);
+      if (entries.length > 0 || policy.logExpirePending) {
+        const key = decisionLogKey(prefix, tenantId, name);
+        for (const entry of entries) {
+          commands.push({
+            key,
+            staleFrom: Math.floor(entry.at / 1000) + 1 + retentionSeconds,
+            send: (pipeline) =>
+              pipeline.xadd(key, 'MAXLEN', '~', decisionLogMaxLen, '*', ...logFields(entry)),
+            restore: (into) => {
+              const target = into.policyOf(tenantId, name);
+              if (target) into.addLog(target, entry);
+            },
+          });
+        }
+        commands.push({
+          key,
+          staleFrom: undefined,
+          send: (pipeline) => pipeline.expire(key, retentionSeconds),
+          restore: (into) => {
+            const target = into.policyOf(tenantId, name);
+            if (target) target.logExpirePending = true;
+          },
+        });
+      }
+    }
+
+    if (tenant.lastUsed.size > 0) {
+      const key = keyLastUsedKey(prefix, tenantId);
+      const uses = [...tenant.lastUsed];
+      commands.push({
+        key,
+        staleFrom: undefined,
+        send: (pipeline) => queueTouchLastUsed(pipeline, key, uses.flat()),
+        restore: (into) => {
+          const target = into.tenant(tenantId);
+          if (target) for (const [keyId, at] of uses) into.touchLastUsed(target, keyId, at);
+        },
+      });
+    }
+  }
+  return commands;
+}
+
+/** Stream fields; absent optional ones are left out rather than written empty. */
+function logFields(entry: LogEntry): (string | number)[] {
+  const fields: (string | number)[] = [
+    'time',
+    entry.at,
+    'identifier',
+    entry.identifier,
+    'outcome',
+    entry.outcome,
+    'reason',
+    entry.reason,
+  ];
+  if (entry.deniedBy !== undefined) fields.push('deniedBy', entry.deniedBy);
+  if (entry.overrideId !== undefined) fields.push('overrideId', entry.overrideId);
+  fields.push('cost', entry.cost);
+  return fields;
+}

@@ -1,0 +1,63 @@
+import { UsageInputError } from './errors';
+
+// The formats @sluice/policy enforces; checked again here because they end up inside Redis keys.
+/** Tenant and API key ids, e.g. `tnt_8f2k`. */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** Policy names, e.g. `api`: no colon, so key segments stay unambiguous. */
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+/** The engine's reason codes (`rule`, `fail-closed`, ...). */
+export const REASON_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
+/** Fields of a per-second usage hash; denials are counted per reason as `denied:<reason>`. */
+export const FIELD_ALLOWED = 'allowed';
+export const FIELD_DENIED_PREFIX = 'denied:';
+export const FIELD_SHADOW_DENIED = 'shadow_denied';
+export const FIELD_CANDIDATE_DENIED = 'candidate_denied';
+export const FIELD_COST = 'cost';
+
+// Every key carries the tenant as its hash tag, so one tenant's usage lives on one cluster slot.
+
+export function usageSecondKey(
+  prefix: string,
+  tenantId: string,
+  policy: string,
+  epochSecond: number,
+): string {
+  return `${prefix}usage:{${tenantId}}:${policy}:${epochSecond}`;
+}
+
+export function topDeniedKey(
+  prefix: string,
+  tenantId: string,
+  policy: string,
+  epochMinute: number,
+): string {
+  return `${prefix}usage:{${tenantId}}:${policy}:top-denied:${epochMinute}`;
+}
+
+export function decisionLogKey(prefix: string, tenantId: string, policy: string): string {
+  return `${prefix}decisions:{${tenantId}}:${policy}`;
+}
+
+export function keyLastUsedKey(prefix: string, tenantId: string): string {
+  return `${prefix}apikey-last-used:{${tenantId}}`;
+}
+
+/** A brace in the prefix would become the hash tag and split or merge tenants' slots. */
+export function assertPrefix(prefix: string): void {
+  if (typeof prefix !== 'string' || prefix.length > 64 || /[{}\s]/.test(prefix)) {
+    throw new UsageInputError('prefix: at most 64 characters, no braces or whitespace');
+  }
+}
+
+export function assertTenantId(tenantId: string): void {
+  if (typeof tenantId !== 'string' || !ID_PATTERN.test(tenantId)) {
+    throw new UsageInputError(`tenantId: expected ${ID_PATTERN.source}`);
+  }
+}
+
+export function assertPolicyName(policy: string): void {
+  if (typeof policy !== 'string' || !NAME_PATTERN.test(policy)) {
+    throw new UsageInputError(`policy: expected ${NAME_PATTERN.source}`);
+  }
+}

@@ -1,0 +1,399 @@
+import type { Cluster, Redis } from 'ioredis';
+import { UsageAggregate, type AggregateLimits, type DropCounts } from './aggregate';
+import { flushCommands, type FlushCommand, type FlushSettings } from './commands';
+import { UsageFlushError, UsageInputError } from './errors';
+import {
+  assertPrefix,
+  FIELD_ALLOWED,
+  FIELD_CANDIDATE_DENIED,
+  FIELD_COST,
+  FIELD_DENIED_PREFIX,
+  FIELD_SHADOW_DENIED,
+  ID_PATTERN,
+  NAME_PATTERN,
+  REASON_PATTERN,
+} from './keys';
+import { defineTouchLastUsed } from './last-used';
+import { clusterSlotOwner, groupBySlotOwner } from './slots';
+
+/** One decision, as the engine reports it (after the Redis call or the fail-mode fallback). */
+export interface DecisionEvent {
+  tenantId: string;
+  /** Policy name. */
+  policy: string;
+  /** The API key that asked. */
+  keyId: string;
+  /** ms epoch (integer). */
+  at: number;
+  identifier: string;
+  allowed: boolean;
+  /** The engine's reason code (see the enforcement contract). */
+  reason: string;
+  /** Rule name. */
+  deniedBy?: string;
+  overrideId?: string;
+  cost: number;
+  shadowDenied: boolean;
+  candidateDenied: boolean;
+}
+
+export interface UsageRecorderOptions {
+  /**
+   * Best a connection of its own without `commandTimeout`: a command that times out after Redis
+   * ran it is retried and counted twice. `enableOfflineQueue: false` makes flushes fail fast
+   * while Redis is down instead of waiting in ioredis' queue.
+   */
+  redis: Redis | Cluster;
+  /** Deployment key prefix, e.g. `sluice:`. */
+  prefix: string;
+  /** Default 1000. */
+  flushIntervalMs?: number;
+  /** How long usage stays in Redis, default 900 (15 minutes). */
+  retentionSeconds?: number;
+  /** The decision log stream's MAXLEN (approximate, `~`), default 10,000. */
+  decisionLogMaxLen?: number;
+  /** Share of plain allows written to the decision log (0..1), default 0.01. */
+  allowSampleRate?: number;
+  /** Denied identifiers kept per (policy, minute), default 100. */
+  topK?: number;
+  /** Entries held in memory at most (while Redis is down), default 100,000; more are dropped. */
+  maxPendingEntries?: number;
+  /** [0, 1), default Math.random: decides which allows are sampled. */
+  random?: () => number;
+  /** ms epoch, default Date.now: decides when retried data is past retention. */
+  clock?: () => number;
+  /** Failures of timer-driven flushes (an explicit `flush()` rejects instead). */
+  onFlushError?: (error: Error) => void;
+}
+
+/** Counters for metrics; all only grow except `pendingEntries`. */
+export interface UsageStats {
+  /** Valid events aggregated. */
+  eventsRecorded: number;
+  /** Malformed events ignored (`record` never throws). */
+  eventsInvalid: number;
+  /** Flushes that sent commands and saw all of them succeed. */
+  flushes: number;
+  /** Flushes with at least one failed command (whose share was kept for the next flush). */
+  flushFailures: number;
+  /** Commands flushes handed to pipelines, failed ones included. */
+  commandsSent: number;
+  /** Entries waiting in memory, including those of a flush in flight. */
+  pendingEntries: number;
+  /** Entries dropped because `maxPendingEntries` was reached. */
+  droppedOverCap: number;
+  /** Entries of failed flushes dropped because they were past retention when retried. */
+  droppedExpired: number;
+  /** Denied identifiers left out of a minute's top-K (more than 10 × topK distinct per flush). */
+  droppedTopDenied: number;
+}
+
+/** Denied identifiers aggregated per (policy, minute) per flush, as a multiple of topK. */
+const TOP_DENIED_HEADROOM = 10;
+
+/**
+ * Usage accounting off the hot path: `record` aggregates in memory (no I/O, never throws); a
+ * timer flushes the aggregate once a second, one pipeline per Redis node.
+ *
+ * Per second and per (tenant, policy): `allowed`, `denied:<reason>`, `shadow_denied`,
+ * `candidate_denied` and `cost` (the cost of allowed decisions). Per minute: the top denied
+ * identifiers (denials only). The decision log gets every denial, every shadow denial (the
+ * denials a shadow policy would have made) and a sample of the other allows. Plus each API key's
+ * last use.
+ *
+ * A failed command's share goes back into memory and is retried by the next flush, so counts
+ * reach Redis exactly once when Redis refuses or cannot be reached. A command whose reply is
+ * lost after Redis ran it (the connection dropped mid-flight) is retried too and may count twice:
+ * counters prefer a rare double count to a silent loss.
+ */
+export class UsageRecorder {
+  private readonly redis: Redis | Cluster;
+  private readonly settings: FlushSettings;
+  private readonly flushIntervalMs: number;
+  private readonly allowSampleRate: number;
+  private readonly random: () => number;
+  private readonly clock: () => number;
+  private readonly onFlushError: ((error: Error) => void) | undefined;
+  private readonly limits: AggregateLimits;
+  private readonly drops: DropCounts = { overCap: 0, topDeniedOverflow: 0 };
+  private readonly counters = {
+    eventsRecorded: 0,
+    eventsInvalid: 0,
+    flushes: 0,
+    flushFailures: 0,
+    commandsSent: 0,
+    droppedExpired: 0,
+  };
+  private live: UsageAggregate;
+  private inFlight: UsageAggregate | undefined;
+  /** The last queued flush: each flush starts after the previous one ended. */
+  private tail: Promise<void> = Promise.resolve();
+  private queuedFlushes = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(options: UsageRecorderOptions) {
+    assertPrefix(options.prefix);
+    this.redis = options.redis;
+    const topK = integerOption('topK', options.topK, 100, 10_000);
+    this.settings = {
+      prefix: options.prefix,
+      retentionSeconds: integerOption('retentionSeconds', options.retentionSeconds, 900, 2_678_400),
+      topK,
+      decisionLogMaxLen: integerOption(
+        'decisionLogMaxLen',
+        options.decisionLogMaxLen,
+        10_000,
+        1_000_000,
+      ),
+    };
+    this.flushIntervalMs = integerOption('flushIntervalMs', options.flushIntervalMs, 1000, 60_000);
+    const rate = options.allowSampleRate ?? 0.01;
+    if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
+      throw new UsageInputError('allowSampleRate: expected a number from 0 to 1');
+    }
+    this.allowSampleRate = rate;
+    this.limits = {
+      maxEntries: integerOption('maxPendingEntries', options.maxPendingEntries, 100_000, 1e7),
+      logLimit: this.settings.decisionLogMaxLen,
+      identifiersPerMinute: topK * TOP_DENIED_HEADROOM,
+    };
+    this.random = options.random ?? Math.random;
+    this.clock = options.clock ?? Date.now;
+    this.onFlushError = options.onFlushError;
+    defineTouchLastUsed(this.redis);
+    this.live = this.newAggregate();
+  }
+
+  /** Synchronous, in memory, O(1); a malformed event is counted in `eventsInvalid`, not thrown. */
+  record(event: DecisionEvent): void {
+    try {
+      if (this.aggregate(event)) this.counters.eventsRecorded += 1;
+      else this.counters.eventsInvalid += 1;
+    } catch {
+      // a hostile getter or a throwing `random` must not break a check
+      this.counters.eventsInvalid += 1;
+    }
+  }
+
+  /** Flushes every `flushIntervalMs` (the timer does not keep the process alive). */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      // a slow flush delays the next one instead of piling up behind it
+      if (this.queuedFlushes > 0) return;
+      this.flush().catch((error: unknown) => this.onFlushError?.(toError(error)));
+    }, this.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  /**
+   * Writes what was recorded so far, one pipeline per Redis node; sends nothing when nothing
+   * was recorded. Never overlaps another flush: it starts when the previous one has ended.
+   * Rejects with `UsageFlushError` when commands failed; their share is kept for the next flush.
+   */
+  flush(): Promise<void> {
+    this.queuedFlushes += 1;
+    const run = this.tail
+      .then(() => this.flushOnce())
+      .finally(() => {
+        this.queuedFlushes -= 1;
+      });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Stops the timer and flushes a last time (rejects if that flush fails). */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  stats(): UsageStats {
+    return {
+      ...this.counters,
+      pendingEntries: this.live.entries + (this.inFlight?.entries ?? 0),
+      droppedOverCap: this.drops.overCap,
+      droppedTopDenied: this.drops.topDeniedOverflow,
+    };
+  }
+
+  private aggregate(event: DecisionEvent): boolean {
+    if (!isValidEvent(event)) return false;
+    // decided first: should `random` throw, nothing of the event has been counted yet
+    const logged = !event.allowed || event.shadowDenied || this.sampleAllow();
+    const live = this.live;
+    // a missing container below means the memory cap was reached: counted in drops
+    const tenant = live.tenant(event.tenantId);
+    if (tenant === undefined) return true;
+    live.touchLastUsed(tenant, event.keyId, event.at);
+    const policy = live.policy(tenant, event.policy);
+    if (policy === undefined) return true;
+
+    const counters = live.second(policy, Math.floor(event.at / 1000));
+    if (counters !== undefined) {
+      if (event.allowed) {
+        live.add(counters, FIELD_ALLOWED, 1);
+        if (event.cost > 0) live.add(counters, FIELD_COST, event.cost);
+      } else {
+        live.add(counters, FIELD_DENIED_PREFIX + event.reason, 1);
+      }
+      if (event.shadowDenied) live.add(counters, FIELD_SHADOW_DENIED, 1);
+      if (event.candidateDenied) live.add(counters, FIELD_CANDIDATE_DENIED, 1);
+    }
+    if (!event.allowed) {
+      const identifiers = live.minute(policy, Math.floor(event.at / 60_000));
+      if (identifiers !== undefined) live.addDenied(identifiers, event.identifier, 1);
+    }
+    if (logged) {
+      live.addLog(policy, {
+        at: event.at,
+        identifier: event.identifier,
+        outcome: event.allowed ? 'allowed' : 'denied',
+        reason: event.reason,
+        deniedBy: event.deniedBy,
+        overrideId: event.overrideId,
+        cost: event.cost,
+      });
+    }
+    return true;
+  }
+
+  private sampleAllow(): boolean {
+    const rate = this.allowSampleRate;
+    return rate >= 1 || (rate > 0 && this.random() < rate);
+  }
+
+  private async flushOnce(): Promise<void> {
+    const batch = this.live;
+    if (batch.entries === 0) return;
+    this.live = this.newAggregate();
+    const commands = flushCommands(batch, this.settings);
+    // only empty containers (the memory cap refused their content): nothing to send
+    if (commands.length === 0) return;
+    this.inFlight = batch;
+    try {
+      const { failed, firstError } = await this.send(commands);
+      this.counters.commandsSent += commands.length;
+      if (failed.length === 0) {
+        this.counters.flushes += 1;
+        return;
+      }
+      this.counters.flushFailures += 1;
+      this.keepForRetry(failed);
+      throw new UsageFlushError(failed.length, commands.length, firstError);
+    } finally {
+      this.inFlight = undefined;
+    }
+  }
+
+  /**
+   * Puts failed commands' shares back ahead of what was recorded meanwhile, so the next flush
+   * writes the log in time order; the memory cap applies to both, older data first.
+   */
+  private keepForRetry(failed: readonly FlushCommand[]): void {
+    const recorded = this.live;
+    this.live = this.newAggregate();
+    const nowSecond = Math.floor(this.clock() / 1000);
+    for (const command of failed) {
+      if (command.staleFrom !== undefined && command.staleFrom <= nowSecond) {
+        this.counters.droppedExpired += 1;
+      } else {
+        command.restore(this.live);
+      }
+    }
+    for (const command of flushCommands(recorded, this.settings)) command.restore(this.live);
+  }
+
+  /** One pipeline per node; returns the commands that failed (Redis error or no reply). */
+  private async send(
+    commands: FlushCommand[],
+  ): Promise<{ failed: FlushCommand[]; firstError: unknown }> {
+    const failed: FlushCommand[] = [];
+    let firstError: unknown;
+    let groups: FlushCommand[][] = [commands];
+    if (isCluster(this.redis)) {
+      const routed = groupBySlotOwner(commands, clusterSlotOwner(this.redis));
+      groups = [...routed.groups.values()];
+      const [first] = routed.unrouted;
+      if (first !== undefined) {
+        failed.push(...routed.unrouted);
+        firstError = new Error(`no cluster node known for the slot of ${first.key} (not ready?)`);
+      }
+    }
+    await Promise.all(
+      groups.map(async (group) => {
+        const pipeline = this.redis.pipeline();
+        for (const command of group) command.send(pipeline);
+        let replies: [Error | null, unknown][] | null = null;
+        let pipelineError: unknown = new Error('pipeline returned no replies');
+        try {
+          replies = await pipeline.exec();
+        } catch (error) {
+          pipelineError = error;
+        }
+        group.forEach((command, index) => {
+          const error = replies ? replies[index]?.[0] : pipelineError;
+          if (error) {
+            failed.push(command);
+            firstError ??= error;
+          }
+        });
+      }),
+    );
+    return { failed, firstError };
+  }
+
+  private newAggregate(): UsageAggregate {
+    return new UsageAggregate(this.limits, this.drops);
+  }
+}
+
+function isCluster(redis: Redis | Cluster): redis is Cluster {
+  return redis.isCluster;
+}
+
+function isValidEvent(event: DecisionEvent): boolean {
+  const { identifier, deniedBy, overrideId } = event;
+  return (
+    matches(ID_PATTERN, event.tenantId) &&
+    matches(NAME_PATTERN, event.policy) &&
+    matches(ID_PATTERN, event.keyId) &&
+    Number.isSafeInteger(event.at) &&
+    event.at >= 0 &&
+    typeof identifier === 'string' &&
+    identifier.length > 0 &&
+    // 256 bytes (the engine's limit) are at most 256 UTF-16 units
+    identifier.length <= 256 &&
+    typeof event.allowed === 'boolean' &&
+    matches(REASON_PATTERN, event.reason) &&
+    (deniedBy === undefined || matches(NAME_PATTERN, deniedBy)) &&
+    (overrideId === undefined || matches(ID_PATTERN, overrideId)) &&
+    Number.isSafeInteger(event.cost) &&
+    event.cost >= 0 &&
+    typeof event.shadowDenied === 'boolean' &&
+    typeof event.candidateDenied === 'boolean'
+  );
+}
+
+/** `RegExp.test` would turn undefined into the string "undefined", which is a valid id. */
+function matches(pattern: RegExp, value: unknown): boolean {
+  return typeof value === 'string' && pattern.test(value);
+}
+
+function integerOption(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new UsageInputError(`${name}: expected an integer from 1 to ${max}`);
+  }
+  return value;
+}
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

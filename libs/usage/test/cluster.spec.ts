@@ -1,0 +1,97 @@
+import calculateSlot from 'cluster-key-slot';
+import { Cluster, Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  readDecisionLog,
+  readKeyLastUsed,
+  readSeconds,
+  readTopDenied,
+  UsageRecorder,
+} from '../src/index';
+import { clusterSlotOwner } from '../src/slots';
+import {
+  BASE_MS,
+  BASE_SECOND,
+  decision,
+  denial,
+  startRedisCluster,
+  whenReady,
+  type RedisClusterServers,
+} from './support';
+
+let servers: RedisClusterServers;
+let cluster: Cluster;
+
+beforeAll(async () => {
+  servers = await startRedisCluster();
+  cluster = new Cluster([{ host: '127.0.0.1', port: servers.ports[0]! }]);
+  await whenReady(cluster);
+});
+
+afterAll(async () => {
+  await cluster?.quit();
+  await servers?.stop();
+});
+
+describe('flushing to a Redis Cluster', () => {
+  it('sends one pipeline per node and every tenant lands on its own slot', async () => {
+    const tenants = Array.from({ length: 24 }, (_, i) => `tnt_${i}`);
+    const usage = new UsageRecorder({ redis: cluster, prefix: 'c:', allowSampleRate: 1 });
+    for (const tenantId of tenants) {
+      usage.record(decision({ tenantId }));
+      usage.record(decision({ tenantId, at: BASE_MS + 1000, cost: 3 }));
+      usage.record(denial({ tenantId, identifier: `${tenantId}-abuser` }));
+    }
+    const owner = clusterSlotOwner(cluster);
+    const nodesUsed = new Set(tenants.map((tenantId) => owner(calculateSlot(tenantId))));
+    expect(nodesUsed.size).toBe(3);
+
+    const pipeline = vi.spyOn(cluster, 'pipeline');
+    await usage.flush();
+    expect(pipeline).toHaveBeenCalledTimes(3);
+    expect(usage.stats()).toMatchObject({ flushes: 1, flushFailures: 0 });
+
+    const minute = BASE_MS / 60_000;
+    for (const tenantId of tenants) {
+      const rows = await readSeconds(cluster, 'c:', tenantId, 'api', BASE_SECOND, BASE_SECOND + 1);
+      expect(rows.map((row) => [row.allowed, row.denied, row.cost])).toEqual([
+        [1, 1, 1],
+        [1, 0, 3],
+      ]);
+      expect(await readTopDenied(cluster, 'c:', tenantId, 'api', minute, minute, 5)).toEqual([
+        { identifier: `${tenantId}-abuser`, denied: 1 },
+      ]);
+      const { entries } = await readDecisionLog(cluster, 'c:', tenantId, 'api', { count: 10 });
+      expect(entries).toHaveLength(3);
+      expect(await readKeyLastUsed(cluster, 'c:', tenantId)).toEqual([
+        { keyId: 'key_1', lastUsedAt: BASE_MS + 1000 },
+      ]);
+    }
+
+    // each master holds exactly the keys of the tenants whose slots it serves
+    for (const node of cluster.nodes('master')) {
+      const keys = await scanAll(node);
+      const served = tenants.filter(
+        (tenantId) => owner(calculateSlot(tenantId))?.split(';')[0] === nodeKey(node),
+      );
+      expect(keys.length).toBe(served.length * 5);
+      for (const key of keys)
+        expect(served.some((tenantId) => key.includes(`{${tenantId}}`))).toBe(true);
+    }
+  });
+});
+
+function nodeKey(node: Redis): string {
+  return `${node.options.host}:${node.options.port}`;
+}
+
+async function scanAll(node: Redis): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, found] = await node.scan(cursor, 'MATCH', 'c:*', 'COUNT', 500);
+    cursor = next;
+    keys.push(...found);
+  } while (cursor !== '0');
+  return keys;
+}

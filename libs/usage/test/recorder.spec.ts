@@ -1,0 +1,403 @@
+import { createTestRedis, type TestRedis } from '@sluice/testing';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  decisionLogKey,
+  keyLastUsedKey,
+  readDecisionLog,
+  readKeyLastUsed,
+  readSeconds,
+  readTopDenied,
+  topDeniedKey,
+  UsageRecorder,
+  usageSecondKey,
+  type DecisionEvent,
+  type UsageRecorderOptions,
+} from '../src/index';
+import { BASE_MS, BASE_SECOND, decision, denial, dumpKeys, sequence } from './support';
+
+let t: TestRedis;
+
+beforeEach(() => {
+  t = createTestRedis('usage');
+});
+
+afterEach(async () => {
+  await t.cleanup();
+});
+
+function recorder(options: Partial<UsageRecorderOptions> = {}): UsageRecorder {
+  return new UsageRecorder({ redis: t.redis, prefix: t.prefix, allowSampleRate: 0, ...options });
+}
+
+/** A mixed stream over five seconds: allows, two denial reasons, shadow and candidate denials. */
+function mixedEvents(count: number): DecisionEvent[] {
+  return Array.from({ length: count }, (_, i) => {
+    const at = BASE_MS + (i % 5) * 1000 + (i % 7) * 100;
+    const common = { at, cost: i % 4, candidateDenied: i % 6 === 0, identifier: `user-${i % 9}` };
+    if (i % 3 === 0) return denial(common);
+    if (i % 10 === 1) return denial({ ...common, reason: 'suspended', deniedBy: undefined });
+    if (i % 4 === 2) return decision({ ...common, reason: 'shadow', shadowDenied: true });
+    return decision(common);
+  });
+}
+
+function recordAll(target: UsageRecorder, events: readonly DecisionEvent[]): void {
+  for (const event of events) target.record(event);
+}
+
+describe('per-second counters', () => {
+  it('add up exactly across several flushes and seconds, zero seconds filled', async () => {
+    const events = mixedEvents(600);
+    const usage = recorder();
+    for (let chunk = 0; chunk < 4; chunk += 1) {
+      recordAll(usage, events.slice(chunk * 150, (chunk + 1) * 150));
+      await usage.flush();
+    }
+
+    const rows = await readSeconds(t.redis, t.prefix, 'tnt_a', 'api', BASE_SECOND, BASE_SECOND + 5);
+    const expected = [0, 1, 2, 3, 4, 5].map((offset) => {
+      const inSecond = events.filter((e) => Math.floor(e.at / 1000) === BASE_SECOND + offset);
+      const denied = inSecond.filter((e) => !e.allowed);
+      const deniedByReason: Record<string, number> = {};
+      for (const e of denied) deniedByReason[e.reason] = (deniedByReason[e.reason] ?? 0) + 1;
+      return {
+        second: BASE_SECOND + offset,
+        allowed: inSecond.length - denied.length,
+        denied: denied.length,
+        deniedByReason,
+        shadowDenied: inSecond.filter((e) => e.shadowDenied).length,
+        candidateDenied: inSecond.filter((e) => e.candidateDenied).length,
+        cost: inSecond.filter((e) => e.allowed).reduce((sum, e) => sum + e.cost, 0),
+      };
+    });
+    expect(rows).toEqual(expected);
+    // the stream exercises both reasons (suspended only in the second second)
+    expect(expected[1]!.deniedByReason).toEqual({ rule: 40, suspended: 40 });
+    expect(usage.stats()).toMatchObject({ eventsRecorded: 600, flushes: 4, flushFailures: 0 });
+  });
+
+  it('keeps tenants and policies apart', async () => {
+    const usage = recorder();
+    usage.record(decision({ tenantId: 'tnt_a', policy: 'api' }));
+    usage.record(decision({ tenantId: 'tnt_a', policy: 'login' }));
+    usage.record(decision({ tenantId: 'tnt_a', policy: 'login' }));
+    usage.record(denial({ tenantId: 'tnt_b', policy: 'api' }));
+    await usage.flush();
+
+    const allowed = async (tenantId: string, policy: string) =>
+      (await readSeconds(t.redis, t.prefix, tenantId, policy, BASE_SECOND, BASE_SECOND))[0];
+    expect(await allowed('tnt_a', 'api')).toMatchObject({ allowed: 1, denied: 0 });
+    expect(await allowed('tnt_a', 'login')).toMatchObject({ allowed: 2, denied: 0 });
+    expect(await allowed('tnt_b', 'api')).toMatchObject({ allowed: 0, denied: 1 });
+  });
+});
+
+describe('flushing', () => {
+  it('leaves the same Redis state whether the stream is flushed once or many times', async () => {
+    const other = createTestRedis('usage');
+    try {
+      const events = mixedEvents(400).map((event, i) => ({
+        ...event,
+        keyId: `key_${i % 3}`,
+        at: event.at + (i % 11),
+      }));
+      const options = { allowSampleRate: 0.5, random: sequence([0.2, 0.7, 0.4, 0.9, 0.1]) };
+      const once = recorder(options);
+      recordAll(once, events);
+      await once.flush();
+
+      const many = new UsageRecorder({
+        redis: other.redis,
+        prefix: other.prefix,
+        ...options,
+        random: sequence([0.2, 0.7, 0.4, 0.9, 0.1]),
+      });
+      for (let i = 0; i < events.length; i += 7) {
+        recordAll(many, events.slice(i, i + 7));
+        await many.flush();
+      }
+
+      const state = await dumpKeys(t.redis, t.prefix);
+      // five seconds, one top-K minute, the log, last-used
+      expect(Object.keys(state)).toHaveLength(8);
+      expect(await dumpKeys(other.redis, other.prefix)).toEqual(state);
+    } finally {
+      await other.cleanup();
+    }
+  });
+
+  it('retries only the commands that failed when Redis refuses some of a pipeline', async () => {
+    const blocked = usageSecondKey(t.prefix, 'tnt_a', 'api', BASE_SECOND + 1);
+    await t.redis.set(blocked, 'not a hash'); // HINCRBY on it fails with WRONGTYPE
+    const usage = recorder();
+    for (let i = 0; i < 6; i += 1) usage.record(decision({ at: BASE_MS + (i % 2) * 1000 }));
+    await expect(usage.flush()).rejects.toThrow(/WRONGTYPE/);
+
+    await t.redis.del(blocked);
+    usage.record(decision());
+    await usage.flush();
+    const rows = await readSeconds(t.redis, t.prefix, 'tnt_a', 'api', BASE_SECOND, BASE_SECOND + 1);
+    expect(rows.map((row) => [row.allowed, row.cost])).toEqual([
+      [4, 4],
+      [3, 3],
+    ]);
+    expect(await t.redis.expiretime(blocked)).toBe(BASE_SECOND + 2 + 900);
+  });
+
+  it('sends no command when nothing (valid) was recorded', async () => {
+    const pipeline = vi.spyOn(t.redis, 'pipeline');
+    const usage = recorder();
+    await usage.flush();
+    usage.record(decision({ tenantId: 'not a valid id' }));
+    await usage.flush();
+    expect(pipeline).not.toHaveBeenCalled();
+    expect(usage.stats()).toMatchObject({ commandsSent: 0, flushes: 0, eventsInvalid: 1 });
+
+    usage.record(decision());
+    await usage.flush();
+    await usage.flush();
+    expect(pipeline).toHaveBeenCalledTimes(1);
+  });
+
+  it('never overlaps flushes, and stop() flushes what is left', async () => {
+    // instrument the real pipelines to see how many are in flight at once
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const pipeline = t.redis.pipeline.bind(t.redis);
+    vi.spyOn(t.redis, 'pipeline').mockImplementation(() => {
+      const real = pipeline();
+      const exec = real.exec.bind(real);
+      return Object.assign(real, {
+        exec: async () => {
+          inFlight += 1;
+          mostInFlight = Math.max(mostInFlight, inFlight);
+          await new Promise((resolve) => setImmediate(resolve));
+          try {
+            return await exec();
+          } finally {
+            inFlight -= 1;
+          }
+        },
+      });
+    });
+    const usage = recorder();
+    const flushes: Promise<void>[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      usage.record(decision());
+      flushes.push(usage.flush());
+    }
+    await Promise.all(flushes);
+    usage.record(decision());
+    usage.start();
+    await usage.stop();
+
+    expect(mostInFlight).toBe(1);
+    const [row] = await readSeconds(t.redis, t.prefix, 'tnt_a', 'api', BASE_SECOND, BASE_SECOND);
+    expect(row?.allowed).toBe(6);
+    expect(usage.stats()).toMatchObject({ pendingEntries: 0, flushFailures: 0 });
+  });
+
+  it('sets the retention TTLs: window end + retention, the log after its last write', async () => {
+    const usage = recorder({ retentionSeconds: 600, allowSampleRate: 1 });
+    usage.record(decision({ at: BASE_MS + 2500 }));
+    usage.record(denial({ at: BASE_MS + 2600 }));
+    await usage.flush();
+
+    const minute = BASE_MS / 60_000;
+    const secondKey = usageSecondKey(t.prefix, 'tnt_a', 'api', BASE_SECOND + 2);
+    expect(await t.redis.expiretime(secondKey)).toBe(BASE_SECOND + 3 + 600);
+    const topKey = topDeniedKey(t.prefix, 'tnt_a', 'api', minute);
+    expect(await t.redis.expiretime(topKey)).toBe((minute + 1) * 60 + 600);
+    const logTtl = await t.redis.ttl(decisionLogKey(t.prefix, 'tnt_a', 'api'));
+    expect(logTtl).toBeGreaterThan(590);
+    expect(logTtl).toBeLessThanOrEqual(600);
+    // last-used times are kept as long as the key exists
+    expect(await t.redis.ttl(keyLastUsedKey(t.prefix, 'tnt_a'))).toBe(-1);
+  });
+});
+
+describe('top denied identifiers', () => {
+  it('stay bounded to topK, ordered by denials, across flushes and minutes', async () => {
+    const usage = recorder({ topK: 3 });
+    const perFlush: Record<string, number> = { a: 4, b: 3, c: 2, d: 1, e: 1 };
+    for (let flush = 0; flush < 3; flush += 1) {
+      for (const [identifier, times] of Object.entries(perFlush)) {
+        for (let i = 0; i < times; i += 1) usage.record(denial({ identifier }));
+      }
+      // allowed decisions never enter the top-K
+      usage.record(decision({ identifier: 'z' }));
+      await usage.flush();
+    }
+    const minute = BASE_MS / 60_000;
+    expect(await t.redis.zcard(topDeniedKey(t.prefix, 'tnt_a', 'api', minute))).toBe(3);
+    expect(await readTopDenied(t.redis, t.prefix, 'tnt_a', 'api', minute, minute, 10)).toEqual([
+      { identifier: 'a', denied: 12 },
+      { identifier: 'b', denied: 9 },
+      { identifier: 'c', denied: 6 },
+    ]);
+
+    for (let i = 0; i < 10; i += 1) usage.record(denial({ identifier: 'y', at: BASE_MS + 60_000 }));
+    await usage.flush();
+    expect(await readTopDenied(t.redis, t.prefix, 'tnt_a', 'api', minute, minute + 1, 2)).toEqual([
+      { identifier: 'a', denied: 12 },
+      { identifier: 'y', denied: 10 },
+    ]);
+  });
+});
+
+describe('decision log', () => {
+  it('holds every denial and shadow denial, and exactly the sampled allows, newest first', async () => {
+    // plain allows draw 0.1, 0.3, 0.5, 0.2 in turn: the 1st and 4th of every four are sampled
+    const usage = recorder({ allowSampleRate: 0.25, random: sequence([0.1, 0.3, 0.5, 0.2]) });
+    const events: DecisionEvent[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      const at = BASE_MS + i * 10;
+      if (i % 5 === 0) events.push(denial({ at, identifier: `d-${i}`, overrideId: 'ovr_1' }));
+      else if (i % 7 === 0) events.push(decision({ at, reason: 'shadow', shadowDenied: true }));
+      else events.push(decision({ at, identifier: `a-${i}` }));
+    }
+    recordAll(usage, events.slice(0, 20));
+    await usage.flush();
+    recordAll(usage, events.slice(20));
+    await usage.flush();
+
+    let allowIndex = 0;
+    const expected = events.filter((event) => {
+      if (!event.allowed || event.shadowDenied) return true;
+      return [0, 3].includes(allowIndex++ % 4);
+    });
+    const pages: string[][] = [];
+    let before: string | undefined;
+    do {
+      const page = await readDecisionLog(t.redis, t.prefix, 'tnt_a', 'api', {
+        count: 4,
+        ...(before === undefined ? {} : { before }),
+      });
+      pages.push(page.entries.map((entry) => entry.id));
+      for (const entry of page.entries) expect(typeof entry.id).toBe('string');
+      before = page.next;
+    } while (before !== undefined);
+
+    const { entries } = await readDecisionLog(t.redis, t.prefix, 'tnt_a', 'api', { count: 1000 });
+    expect(pages.flat()).toEqual(entries.map((entry) => entry.id));
+    expect(entries.map(({ id: _id, ...rest }) => rest)).toEqual(
+      expected.reverse().map((event) => ({
+        at: event.at,
+        identifier: event.identifier,
+        outcome: event.allowed ? 'allowed' : 'denied',
+        reason: event.reason,
+        ...(event.deniedBy === undefined ? {} : { deniedBy: event.deniedBy }),
+        ...(event.overrideId === undefined ? {} : { overrideId: event.overrideId }),
+        cost: event.cost,
+      })),
+    );
+    expect(entries.filter((entry) => entry.outcome === 'denied')).toHaveLength(8);
+  });
+
+  it('is capped: one flush sends only the newest decisionLogMaxLen entries, MAXLEN ~ trims', async () => {
+    const usage = recorder({ decisionLogMaxLen: 150 });
+    const key = decisionLogKey(t.prefix, 'tnt_a', 'api');
+    recordAll(
+      usage,
+      Array.from({ length: 400 }, (_, i) => denial({ identifier: `d-${i}` })),
+    );
+    await usage.flush();
+    expect(await t.redis.xlen(key)).toBe(150);
+    const [newest] = await t.redis.xrevrange(key, '+', '-', 'COUNT', 1);
+    expect(newest?.[1]).toContain('d-399');
+
+    for (let flush = 0; flush < 12; flush += 1) {
+      recordAll(
+        usage,
+        Array.from({ length: 150 }, () => denial()),
+      );
+      await usage.flush();
+    }
+    // `~` trims whole stream nodes only, so the length stays within one node above the cap
+    const [, nodeSize] = (await t.redis.config('GET', 'stream-node-max-entries')) as string[];
+    const length = await t.redis.xlen(key);
+    expect(length).toBeGreaterThanOrEqual(150);
+    expect(length).toBeLessThan(150 + Number(nodeSize));
+  });
+});
+
+describe('key last-used', () => {
+  it('never goes backwards, within a flush, across flushes and across recorders', async () => {
+    const usage = recorder();
+    const other = recorder();
+    const use = (target: UsageRecorder, keyId: string, offset: number) =>
+      target.record(decision({ keyId, at: BASE_MS + offset }));
+
+    use(usage, 'key_1', 5000);
+    use(usage, 'key_1', 1000);
+    use(usage, 'key_2', 2000);
+    await usage.flush();
+    use(usage, 'key_1', 2000);
+    await usage.flush();
+    use(other, 'key_1', 3000);
+    use(other, 'key_2', 4000);
+    await other.flush();
+
+    expect(await readKeyLastUsed(t.redis, t.prefix, 'tnt_a')).toEqual([
+      { keyId: 'key_1', lastUsedAt: BASE_MS + 5000 },
+      { keyId: 'key_2', lastUsedAt: BASE_MS + 4000 },
+    ]);
+    use(other, 'key_1', 9000);
+    await other.flush();
+    expect((await readKeyLastUsed(t.redis, t.prefix, 'tnt_a'))[0]).toEqual({
+      keyId: 'key_1',
+      lastUsedAt: BASE_MS + 9000,
+    });
+  });
+});
+
+describe('record', () => {
+  it('never throws: malformed events are counted and write nothing', async () => {
+    const hostile = {
+      ...decision(),
+      get tenantId(): string {
+        throw new Error('boom');
+      },
+    };
+    const bad: unknown[] = [
+      null,
+      {},
+      hostile,
+      decision({ tenantId: 'a{b}' }),
+      decision({ policy: 'API' }),
+      decision({ keyId: '' }),
+      decision({ reason: 'not ok' }),
+      decision({ cost: -1 }),
+      decision({ cost: 1.5 }),
+      decision({ at: Number.NaN }),
+      decision({ identifier: '' }),
+      decision({ identifier: 'x'.repeat(257) }),
+      denial({ deniedBy: 'a:b' }),
+      decision({ overrideId: 'bad id' }),
+      { ...decision(), tenantId: undefined },
+    ];
+    const usage = recorder();
+    for (const event of bad) expect(() => usage.record(event as DecisionEvent)).not.toThrow();
+
+    const throwingRandom = recorder({
+      allowSampleRate: 0.5,
+      random: () => {
+        throw new Error('no entropy');
+      },
+    });
+    expect(() => throwingRandom.record(decision())).not.toThrow();
+
+    await usage.flush();
+    await throwingRandom.flush();
+    expect(usage.stats()).toMatchObject({ eventsInvalid: bad.length, eventsRecorded: 0 });
+    expect(throwingRandom.stats()).toMatchObject({ eventsInvalid: 1, pendingEntries: 0 });
+    expect(await dumpKeys(t.redis, t.prefix)).toEqual({});
+  });
+
+  it('refuses bad options with clear messages', () => {
+    expect(() => recorder({ prefix: 'a{b}:' })).toThrow(/prefix/);
+    expect(() => recorder({ allowSampleRate: 2 })).toThrow(/allowSampleRate/);
+    expect(() => recorder({ topK: 0 })).toThrow(/topK: expected an integer from 1/);
+    expect(() => recorder({ retentionSeconds: 1.5 })).toThrow(/retentionSeconds/);
+  });
+});
