@@ -1,19 +1,39 @@
+import { compileTenant, generateApiKeySecret, publishTenant, putApiKey } from '@sluice/policy';
 import type { Redis } from 'ioredis';
+import { BENCH_LIMIT, POLICY } from './workload';
 
 export interface SluiceSeed {
-  /** The demo API key, sent as `Authorization: Bearer <apiKey>`. */
+  /** The bench API key, sent as `Authorization: Bearer <apiKey>`. */
   apiKey: string;
 }
 
+const TENANT_ID = 'tnt_bench';
+
 /**
- * >>> SEAM FOR THE LEAD: fill in once @sluice/policy and the data plane exist. <<<
- *
- * Must write, under `prefix` (the data plane is started with SLUICE_KEY_PREFIX=prefix), a tenant
- * with a policy named POLICY ('bench', see ./workload) holding exactly one token-bucket rule of
- * BENCH_LIMIT (same limit as servers (c) and (d)), mode enforce, and an API key allowed on it,
- * using @sluice/policy's own functions; then return that key. Until then the runner reports (a)
- * as unavailable and runs (b), (c), (d).
+ * Publishes, under `prefix` (the data plane runs with SLUICE_KEY_PREFIX=prefix), a tenant whose
+ * policy POLICY holds exactly one token bucket of BENCH_LIMIT (the limit servers (c) and (d)
+ * enforce), and an API key allowed on it, through @sluice/policy as the control plane would.
  */
-export function seedSluice(_redis: Redis, _prefix: string): Promise<SluiceSeed> {
-  return Promise.reject(new Error('data plane not built yet'));
+export async function seedSluice(redis: Redis, prefix: string): Promise<SluiceSeed> {
+  const tenant = compileTenant({
+    tenantId: TENANT_ID,
+    slug: 'bench',
+    status: 'active',
+    policies: [
+      {
+        id: 'pol_bench',
+        name: POLICY,
+        rules: [{ name: 'per-identifier', algorithm: 'token_bucket', ...BENCH_LIMIT }],
+      },
+    ],
+  });
+  await publishTenant(redis, prefix, tenant);
+  const apiKey = generateApiKeySecret();
+  await putApiKey(redis, prefix, apiKey, {
+    id: 'key_bench',
+    tenantId: TENANT_ID,
+    policies: [POLICY],
+    scopes: ['check'],
+  });
+  return { apiKey };
 }

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import {
   HealthModule,
   LoggingModule,
@@ -6,7 +7,14 @@ import {
   RedisModule,
   RedisReadinessCheck,
 } from '@sluice/nest-kit';
+import { AuthorizeModule } from './authorize/authorize.module';
+import { CheckModule } from './check/check.module';
+import { EngineModule } from './engine/engine.module';
 import { ENV, type Env } from './env';
+import { ApiModule } from './http/api.module';
+import { ProblemFilter } from './http/problem.filter';
+import { LimitsModule } from './limits/limits.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { serviceInfo } from './service-info';
 
 @Module({})
@@ -16,12 +24,23 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
+        // request logs cover the Nest routes; the API instance's /v1/ routes are counted in
+        // metrics and the decision log instead (and their Authorization header stays out of logs)
         LoggingModule.forRoot({ service: serviceInfo.service, level: env.LOG_LEVEL }),
         RedisModule.forRoot({ url: env.REDIS_URL }),
         HealthModule.forRoot({ ...serviceInfo, readiness: [RedisReadinessCheck] }),
         MetricsModule.forRoot(),
+        EngineModule,
+        ApiModule,
+        CheckModule,
+        AuthorizeModule,
+        LimitsModule,
+        OpenApiModule,
       ],
-      providers: [{ provide: ENV, useValue: env }],
+      providers: [
+        { provide: ENV, useValue: env },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+      ],
       exports: [ENV],
     };
   }

@@ -6,8 +6,11 @@
            all share one hash tag, so the call stays on one cluster slot
   ARGV[1]  now: integer microseconds since the epoch, or '' to use the Redis clock (TIME)
   ARGV[2]  dry run: '1' evaluates and writes nothing, '0' commits
-  ARGV[3]  rule count
-  ARGV[4..] per rule: algorithm name, group ('0' live, '1' candidate), cost (integer >= 0),
+  ARGV[3]  deadline: integer microseconds since the epoch (the clock of ARGV[1]), or '' for none;
+           a script that starts after it reads and writes nothing, because the caller has
+           already answered without it
+  ARGV[4]  rule count
+  ARGV[5..] per rule: algorithm name, group ('0' live, '1' candidate), cost (integer >= 0),
            then that algorithm's parameters exactly as its single-rule script takes them
            (from that script's ARGV[3] on)
 
@@ -17,7 +20,8 @@
   figures as a peek (cost 0): what remains without this request.
 
   Returns  { live allowed (0|1), candidates allowed (0|1), then per rule: allowed (0|1), limit,
-             remaining, resetAt (ms epoch), retryAfter (ms, -1 = never), delayMs }
+             remaining, resetAt (ms epoch), retryAfter (ms, -1 = never), delayMs },
+           or { -1 } (expired) when now is past the deadline
 ]]
 --- @include "includes/token-bucket"
 --- @include "includes/leaky-bucket"
@@ -26,13 +30,17 @@
 --- @include "includes/sliding-window-counter"
 --- @include "includes/gcra"
 
+-- the first reply integer of an expired call; a decision's is 0 or 1
+local EXPIRED = -1
+
 local now = sluice_now(ARGV[1])
 local dry_run = ARGV[2] == '1'
+local deadline = ARGV[3] ~= '' and sluice_num(ARGV[3], 'deadline') or nil
 local passed = { ['0'] = true, ['1'] = true }
 
 local rules = {}
-local arg, key = 4, 1
-for r = 1, sluice_num(ARGV[3], 'rule count') do
+local arg, key = 5, 1
+for r = 1, sluice_num(ARGV[4], 'rule count') do
   local algorithm = sluice_algorithms[ARGV[arg]]
   if algorithm == nil then
     error('sluice: unknown algorithm ' .. tostring(ARGV[arg]))
@@ -51,6 +59,9 @@ for r = 1, sluice_num(ARGV[3], 'rule count') do
 end
 if key - 1 ~= #KEYS or arg - 1 ~= #ARGV then
   error('sluice: KEYS and ARGV do not match the rules described')
+end
+if deadline ~= nil and now > deadline then
+  return { EXPIRED }
 end
 
 for _, rule in ipairs(rules) do

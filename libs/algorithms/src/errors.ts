@@ -9,3 +9,15 @@ export class AlgorithmInputError extends Error {
     super(`${field}: ${reason}`);
   }
 }
+
+/**
+ * The composite script started after the call's `deadline` (by the script's clock), so it read
+ * and wrote nothing: the caller had already answered without it.
+ */
+export class DeadlineExceededError extends Error {
+  override readonly name = 'DeadlineExceededError';
+
+  constructor(readonly deadline: number) {
+    super(`the check started in Redis after its deadline ${new Date(deadline).toISOString()}`);
+  }
+}

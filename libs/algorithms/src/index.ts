@@ -1,7 +1,8 @@
 export { calendarBoundaries, calendarWindow } from './calendar';
 export { RETRY_NEVER, type CompositeDecision, type Decision, type RuleDecision } from './decision';
-export { AlgorithmInputError } from './errors';
+export { AlgorithmInputError, DeadlineExceededError } from './errors';
 export {
+  checkPrepared,
   checkRule,
   checkRules,
   fixedWindow,
@@ -35,9 +36,26 @@ export {
 export { tokenBucketModel, type TokenBucketState } from './models/token-bucket.model';
 export { emissionIntervalUs } from './models/virtual-schedule';
 export { hashSlotPart, identifierHash, ruleKey, type RuleKeyParts } from './rule-key';
+export {
+  prepareRuleSet,
+  ruleSetChecks,
+  ruleSetKeys,
+  type PreparedRule,
+  type PreparedRuleSet,
+  type RuleSetRule,
+  type RuleSetSpec,
+} from './rule-set';
 export type * from './rule-spec';
 export { ruleKeys } from './script-args';
 export { loadScripts, ScriptLoadError, type LoadedScript } from './script-loader';
+export {
+  createScriptSet,
+  readLibVersion,
+  scriptCommandName,
+  type ScriptArg,
+  type ScriptSet,
+  type ScriptSetOptions,
+} from './script-set';
 export {
   commandName,
   LIB_VERSION,

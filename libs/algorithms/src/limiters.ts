@@ -1,5 +1,5 @@
 import { combineDecisions, type CompositeDecision, type Decision } from './decision';
-import { AlgorithmInputError } from './errors';
+import { AlgorithmInputError, DeadlineExceededError } from './errors';
 import type {
   FixedWindowRule,
   GcraRule,
@@ -11,9 +11,10 @@ import type {
   TokenBucketRule,
 } from './rule-spec';
 import { hashSlotPart } from './rule-key';
-import { nowArg, replyDecision, ruleKeys, ruleParams } from './script-args';
+import { ruleSetChecks, type PreparedRuleSet } from './rule-set';
+import { timeArg, replyDecision, ruleKeys, ruleParams } from './script-args';
 import { runScript, type RedisLike } from './scripts';
-import { prepareCheck, prepareChecks, validateNow } from './validate';
+import { prepareCheck, prepareChecks, validateNow, type PreparedCheck } from './validate';
 
 export interface CheckOptions {
   /** Integer >= 0, default 1; 0 peeks. */
@@ -26,7 +27,17 @@ export interface CheckRulesOptions {
   now?: number;
   /** Decide as usual, write nothing. */
   dryRun?: boolean;
+  /**
+   * Ms epoch on the script's clock (Redis `TIME`, or `now` when injected) after which the call
+   * must not count: a script starting later reads and writes nothing and the call rejects with
+   * `DeadlineExceededError`. For callers that stop waiting (a timeout answered by a fail mode),
+   * so a script still queued in Redis cannot charge the counters afterwards.
+   */
+  deadline?: number;
 }
+
+/** The composite script's reply when it started after the deadline. */
+const EXPIRED = -1;
 
 type Params<R> = R extends unknown ? Omit<R, 'algorithm'> : never;
 
@@ -40,7 +51,7 @@ export async function checkRule(
   const check = prepareCheck(key, rule, options.cost);
   const nowUs = validateNow(options.now);
   const reply = await runScript(redis, check.rule.algorithm, ruleKeys(check.rule, check.key), [
-    nowArg(nowUs),
+    timeArg(nowUs),
     String(check.cost),
     ...ruleParams(check.rule, clientNowMs(nowUs)),
   ]);
@@ -101,20 +112,54 @@ export async function checkRules(
   options: CheckRulesOptions = {},
 ): Promise<CompositeDecision> {
   const prepared = prepareChecks(checks);
-  const nowUs = validateNow(options.now);
   const keys = prepared.flatMap((check) => ruleKeys(check.rule, check.key));
   const slot = hashSlotPart(keys[0] ?? '');
   if (keys.some((key) => hashSlotPart(key) !== slot)) {
     throw new AlgorithmInputError('rules', 'all keys of one check must share one {hash tag}');
   }
+  return runComposite(redis, prepared, keys, options);
+}
+
+/**
+ * `checkRules` for a rule set validated once by `prepareRuleSet`: validates only the request's
+ * identifier (its keys) and cost (one for every rule, or one per rule), then decides the same.
+ */
+export async function checkPrepared(
+  redis: RedisLike,
+  set: PreparedRuleSet,
+  identifier: string | Uint8Array,
+  cost: number | readonly number[],
+  options: CheckRulesOptions = {},
+): Promise<CompositeDecision> {
+  const checks = ruleSetChecks(set, identifier, cost);
+  const keys = checks.flatMap((check) => ruleKeys(check.rule, check.key));
+  return runComposite(redis, checks, keys, options);
+}
+
+async function runComposite(
+  redis: RedisLike,
+  checks: readonly PreparedCheck[],
+  keys: readonly string[],
+  options: CheckRulesOptions,
+): Promise<CompositeDecision> {
+  const nowUs = validateNow(options.now);
+  const deadlineUs = validateNow(options.deadline, 'deadline');
   const clientMs = clientNowMs(nowUs);
-  const args = [nowArg(nowUs), options.dryRun ? '1' : '0', String(prepared.length)];
-  for (const check of prepared) {
+  const args = [
+    timeArg(nowUs),
+    options.dryRun ? '1' : '0',
+    timeArg(deadlineUs),
+    String(checks.length),
+  ];
+  for (const check of checks) {
     args.push(check.rule.algorithm, check.candidate ? '1' : '0', String(check.cost));
     args.push(...ruleParams(check.rule, clientMs));
   }
   const reply = await runScript(redis, 'check_rules', keys, args);
-  const rules = prepared.map((check, i) => ({
+  if (reply[0] === EXPIRED && options.deadline !== undefined) {
+    throw new DeadlineExceededError(options.deadline);
+  }
+  const rules = checks.map((check, i) => ({
     ...replyDecision(reply, 2 + i * 6),
     candidate: check.candidate,
   }));

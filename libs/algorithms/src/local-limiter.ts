@@ -2,6 +2,7 @@ import type { CompositeDecision, Decision, RuleDecision } from './decision';
 import { AlgorithmInputError } from './errors';
 import { evaluateChecks, type RuleState } from './models/composite.model';
 import type { RuleCheck, RuleSpec } from './rule-spec';
+import { ruleSetChecks, type PreparedRuleSet } from './rule-set';
 import { prepareCheck, prepareChecks, toMicros, type PreparedCheck } from './validate';
 
 export interface LocalLimiterOptions {
@@ -48,6 +49,17 @@ export class LocalLimiter {
   ): CompositeDecision {
     const prepared = prepareChecks(checks);
     return this.apply(prepared, this.nowUs(options.now), options.dryRun ?? false);
+  }
+
+  /** `checkRules` for a set made by `prepareRuleSet`: see `checkPrepared`. */
+  checkPrepared(
+    set: PreparedRuleSet,
+    identifier: string | Uint8Array,
+    cost: number | readonly number[],
+    options: { now?: number; dryRun?: boolean } = {},
+  ): CompositeDecision {
+    const checks = ruleSetChecks(set, identifier, cost);
+    return this.apply(checks, this.nowUs(options.now), options.dryRun ?? false);
   }
 
   private nowUs(now: number | undefined): number {

@@ -32,6 +32,15 @@ describe('ruleKey', () => {
     expect(hashSlotPart(ruleKey({ ...parts, identifier: 'other' }))).not.toBe(hashSlotPart(a));
   });
 
+  it('takes a scope qualified by its owner, so equal names of two owners never share a key', () => {
+    const a = ruleKey({ ...parts, scope: 'tnt_a.pol_1' });
+    const b = ruleKey({ ...parts, scope: 'tnt_b.pol_1' });
+    expect(a).toBe(`sluice:{tnt_a.pol_1:${identifierHash('user-42')}}:per-minute`);
+    expect(hashSlotPart(a)).not.toBe(hashSlotPart(b));
+    const longest = ruleKey({ ...parts, scope: `${'t'.repeat(64)}.${'p'.repeat(64)}` });
+    expect(hashSlotPart(longest)).toHaveLength(64 + 1 + 64 + 1 + 22);
+  });
+
   it('hashSlotPart follows Redis Cluster: first non-empty {...}, else the whole key', () => {
     expect(hashSlotPart('a{b}c{d}')).toBe('b');
     expect(hashSlotPart('a{}b{c}')).toBe('a{}b{c}');

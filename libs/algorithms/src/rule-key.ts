@@ -7,11 +7,16 @@ const ID_HASH_LENGTH = 22;
 const PREFIX = /^[A-Za-z0-9_.:-]{0,64}$/;
 /** No `:` either, so `<rule>` and the `:sum` suffix of a sliding log cannot collide. */
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** A name, or an owner and a name (`<tenantId>.<policyId>`): `.` is in neither, so no two collide. */
+const SCOPE = /^[A-Za-z0-9_-]{1,64}(?:\.[A-Za-z0-9_-]{1,64})?$/;
 
 export interface RuleKeyParts {
   /** Deployment/tenant namespace, e.g. `sluice:`; `[A-Za-z0-9_.:-]{0,64}`. */
   prefix: string;
-  /** What is limited, e.g. `api`; `[A-Za-z0-9_-]{1,64}`. */
+  /**
+   * What is limited, e.g. `api`, or qualified by its owner, e.g. `tnt_1.pol_2` (the engine's
+   * `<tenantId>.<policyId>`): `[A-Za-z0-9_-]{1,64}`, optionally `.` and another such name.
+   */
   scope: string;
   /** Who is limited: any 1..256 bytes (a string counts as UTF-8). */
   identifier: string | Uint8Array;
@@ -31,10 +36,23 @@ export function identifierHash(identifier: string | Uint8Array, field = 'identif
 
 /** `<prefix>{<scope>:<idHash>}:<rule>`: every rule of one scope and identifier shares a slot. */
 export function ruleKey(parts: RuleKeyParts): string {
-  checkName('prefix', parts.prefix, PREFIX);
-  checkName('scope', parts.scope, NAME);
-  checkName('rule', parts.rule, NAME);
-  return `${parts.prefix}{${parts.scope}:${identifierHash(parts.identifier)}}:${parts.rule}`;
+  checkKeyScope(parts.prefix, parts.scope);
+  checkRuleName(parts.rule);
+  return formatRuleKey(parts.prefix, parts.scope, identifierHash(parts.identifier), parts.rule);
+}
+
+export function checkKeyScope(prefix: unknown, scope: unknown): void {
+  checkName('prefix', prefix, PREFIX);
+  checkName('scope', scope, SCOPE);
+}
+
+export function checkRuleName(rule: unknown, field = 'rule'): void {
+  checkName(field, rule, NAME);
+}
+
+/** The key of already validated parts (see `ruleKey`). */
+export function formatRuleKey(prefix: string, scope: string, idHash: string, rule: string): string {
+  return `${prefix}{${scope}:${idHash}}:${rule}`;
 }
 
 /** The part of a key Redis Cluster hashes: the first non-empty `{...}`, else the whole key. */

@@ -41,9 +41,9 @@ export function ruleParams(rule: RuleSpec, clientNowMs: number): string[] {
   }
 }
 
-/** ARGV[1]: an injected now in integer microseconds, or '' for the Redis clock. */
-export function nowArg(nowUs: number | undefined): string {
-  return nowUs === undefined ? '' : String(nowUs);
+/** An optional time in integer microseconds: '' when absent (no now: the Redis clock). */
+export function timeArg(us: number | undefined): string {
+  return us === undefined ? '' : String(us);
 }
 
 /** One rule's six reply integers, starting at `offset`. */

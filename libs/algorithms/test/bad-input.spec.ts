@@ -2,11 +2,15 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   AlgorithmInputError,
+  checkPrepared,
   checkRule,
   checkRules,
   LocalLimiter,
+  prepareRuleSet,
   ruleKey,
+  type PreparedRuleSet,
   type RuleCheck,
+  type RuleSetSpec,
   type RuleSpec,
 } from '../src/index';
 
@@ -184,6 +188,78 @@ describe('bad input throws AlgorithmInputError before any Redis call', () => {
     expect(untouched.status).toBe('wait');
   });
 
+  it.each([NaN, -1, Infinity, bad('soon')])(
+    'composite: deadline %s (deadline)',
+    async (deadline) => {
+      await expectRejected(
+        checkRules(untouched, [{ key, rule: bucket }], { deadline }),
+        'deadline',
+      );
+      expect(untouched.status).toBe('wait');
+    },
+  );
+
+  const spec: RuleSetSpec = {
+    prefix: 'alg:',
+    scope: 'tnt.pol',
+    rules: [{ name: 'r', rule: bucket }],
+  };
+  const ruleSetCases: [string, string, unknown][] = [
+    ['no spec', 'rules', null],
+    ['a bad prefix', 'prefix', { ...spec, prefix: 'a{' }],
+    ['a bad scope', 'scope', { ...spec, scope: 'a.b.c' }],
+    ['no rules', 'rules', { ...spec, rules: [] }],
+    [
+      '33 rules',
+      'rules',
+      { ...spec, rules: Array.from({ length: 33 }, (_, i) => ({ name: `r${i}`, rule: bucket })) },
+    ],
+    ['a rule that is no object', 'rules[0]', { ...spec, rules: ['r'] }],
+    ['a bad rule name', 'rules[0].name', { ...spec, rules: [{ name: 'a:b', rule: bucket }] }],
+    [
+      'a repeated name',
+      'rules[1].name',
+      {
+        ...spec,
+        rules: [
+          { name: 'r', rule: bucket },
+          { name: 'r', rule: bucket },
+        ],
+      },
+    ],
+    [
+      'a non-boolean candidate',
+      'rules[0].candidate',
+      { ...spec, rules: [{ name: 'r', rule: bucket, candidate: 1 }] },
+    ],
+    [
+      'a bad rule parameter',
+      'rules[0].rule.capacity',
+      { ...spec, rules: [{ name: 'r', rule: { ...bucket, capacity: 0 } }] },
+    ],
+  ];
+  it.each(ruleSetCases)('prepareRuleSet: %s (%s)', (_name, field, input) => {
+    expectInputError(() => prepareRuleSet(input as RuleSetSpec), field);
+  });
+
+  const prepared = prepareRuleSet({ ...spec, rules: [...spec.rules, { name: 's', rule: bucket }] });
+  const requestCases: [string, string, PreparedRuleSet, unknown, unknown][] = [
+    ['a set not made by prepareRuleSet', 'rules', { ...prepared }, 'u', 1],
+    ['an empty identifier', 'identifier', prepared, '', 1],
+    ['a 257-byte identifier', 'identifier', prepared, 'x'.repeat(257), 1],
+    ['a bad cost', 'cost', prepared, 'u', -1],
+    ['a bad cost of rule 2', 'cost[1]', prepared, 'u', [1, 1.5]],
+    ['one cost for two rules', 'cost', prepared, 'u', [1]],
+  ];
+  it.each(requestCases)('checkPrepared: %s (%s)', async (_name, field, set, identifier, cost) => {
+    await expectRejected(checkPrepared(untouched, set, bad(identifier), bad(cost)), field);
+    expectInputError(
+      () => new LocalLimiter().checkPrepared(set, bad(identifier), bad(cost)),
+      field,
+    );
+    expect(untouched.status).toBe('wait');
+  });
+
   it('key parts: identifier size and characters of prefix, scope and rule', () => {
     const parts = { prefix: 'sluice:', scope: 'api', identifier: 'user', rule: 'per-minute' };
     expectInputError(() => ruleKey({ ...parts, identifier: '' }), 'identifier');
@@ -192,6 +268,9 @@ describe('bad input throws AlgorithmInputError before any Redis call', () => {
     expectInputError(() => ruleKey({ ...parts, prefix: 'a{b' }), 'prefix');
     expectInputError(() => ruleKey({ ...parts, scope: 'a}b' }), 'scope');
     expectInputError(() => ruleKey({ ...parts, scope: '' }), 'scope');
+    for (const scope of ['a.b.c', '.a', 'a.', 'a..b', 'a:b', `${'t'.repeat(65)}.p`]) {
+      expectInputError(() => ruleKey({ ...parts, scope }), 'scope');
+    }
     expectInputError(() => ruleKey({ ...parts, rule: 'a:b' }), 'rule');
     expectInputError(() => ruleKey({ ...parts, rule: 'r'.repeat(65) }), 'rule');
   });

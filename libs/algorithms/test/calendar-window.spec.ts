@@ -1,7 +1,7 @@
 import { createTestRedis, type TestRedis } from '@sluice/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedWindow, fixedWindowModel, ruleKey, type FixedWindowRule } from '../src/index';
-import { nowArg, replyDecision, ruleParams } from '../src/script-args';
+import { timeArg, replyDecision, ruleParams } from '../src/script-args';
 import { runScript } from '../src/scripts';
 
 describe('calendar fixed windows on Redis', () => {
@@ -39,7 +39,7 @@ describe('calendar fixed windows on Redis', () => {
         t.redis,
         'fixed_window',
         [key],
-        [nowArg(serverNowMs * 1000), '2', ...ruleParams(rule, serverNowMs + skewMs)],
+        [timeArg(serverNowMs * 1000), '2', ...ruleParams(rule, serverNowMs + skewMs)],
       );
       expect(replyDecision(reply, 0)).toEqual(
         fixedWindowModel(undefined, rule, serverNowMs * 1000, 2).decision,
@@ -60,7 +60,7 @@ describe('calendar fixed windows on Redis', () => {
         t.redis,
         'fixed_window',
         [key],
-        [nowArg(serverNowMs * 1000), '1', ...ruleParams(rule, serverNowMs + 3 * 86_400_000)],
+        [timeArg(serverNowMs * 1000), '1', ...ruleParams(rule, serverNowMs + 3 * 86_400_000)],
       ),
     ).rejects.toThrow(/outside the calendar boundaries/);
     expect(await t.redis.exists(key)).toBe(0);

@@ -2,9 +2,12 @@ import { createTestRedis, type TestRedis } from '@sluice/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  checkPrepared,
   checkRules,
+  DeadlineExceededError,
   evaluateChecks,
   prepareChecks,
+  prepareRuleSet,
   ruleKey,
   ruleKeys,
   type RuleCheck,
@@ -23,7 +26,7 @@ describe('checkRules (composite script)', () => {
     ruleKey({ prefix: t.prefix, scope: 'policy', identifier, rule });
 
   it(
-    'agrees with the model, all-or-nothing per group; a denied group writes nothing',
+    'agrees with the model, all-or-nothing per group, prepared or not; a denied group or a passed deadline writes nothing',
     { timeout: 60_000 },
     async () => {
       const scenario = fc
@@ -47,6 +50,9 @@ describe('checkRules (composite script)', () => {
                   maxLength: rules.length,
                 }),
                 dryRun: fc.nat(9).map((n) => n === 0),
+                viaPrepared: fc.boolean(),
+                // µs from now; below 0 the script starts after its deadline
+                deadlineUs: fc.option(fc.integer({ min: -3, max: 3 }), { nil: undefined }),
               }),
               { minLength: 1, maxLength: 40 },
             ),
@@ -55,9 +61,14 @@ describe('checkRules (composite script)', () => {
       await fc.assert(
         fc.asyncProperty(scenario, async ([rules, start, sequence]) => {
           const identifier = unique('id');
+          const set = prepareRuleSet({
+            prefix: t.prefix,
+            scope: 'policy',
+            rules: rules.map(({ rule, candidate }, i) => ({ name: `r${i}`, rule, candidate })),
+          });
           const states = new Map<string, RuleState>();
           let nowUs = start;
-          for (const { dtUs, costs, dryRun } of sequence) {
+          for (const { dtUs, costs, dryRun, viaPrepared, deadlineUs } of sequence) {
             nowUs += dtUs;
             const checks: RuleCheck[] = rules.map(({ rule, candidate }, i) => ({
               key: keyOf(identifier, `r${i}`),
@@ -76,7 +87,22 @@ describe('checkRules (composite script)', () => {
               checks.map((check) => snapshot(t.redis, keysOf(check))),
             );
             const beforeMs = await serverMs(t.redis);
-            const actual = await checkRules(t.redis, checks, { now: nowUs / 1000, dryRun });
+            const options = {
+              now: nowUs / 1000,
+              dryRun,
+              ...(deadlineUs === undefined ? {} : { deadline: (nowUs + deadlineUs) / 1000 }),
+            };
+            const call = viaPrepared
+              ? checkPrepared(t.redis, set, identifier, costs, options)
+              : checkRules(t.redis, checks, options);
+            if (deadlineUs !== undefined && deadlineUs < 0) {
+              await expect(call).rejects.toThrow(DeadlineExceededError);
+              for (const [i, check] of checks.entries()) {
+                expect(await snapshot(t.redis, keysOf(check))).toEqual(before[i]);
+              }
+              continue;
+            }
+            const actual = await call;
             expect(actual).toEqual(model.decision);
 
             const written = new Set(model.writes.map((write) => write.key));
@@ -134,5 +160,20 @@ describe('checkRules (composite script)', () => {
     expect(second.rules[1]).toMatchObject({ allowed: true, remaining: 9 });
     expect(second.rules[2]).toMatchObject({ allowed: true, remaining: 3, candidate: true });
     expect(await t.redis.hget(loose.key, 'tokens')).toBe('9');
+  });
+
+  it('a deadline on the Redis clock: a script starting after it reads and writes nothing', async () => {
+    const check = {
+      key: keyOf('late', 'r'),
+      rule: { algorithm: 'token_bucket', capacity: 5, refillPerSecond: 1 },
+    } as const;
+    const now = await serverMs(t.redis);
+    const late = checkRules(t.redis, [check], { deadline: now - 1 });
+    await expect(late).rejects.toThrow(DeadlineExceededError);
+    await late.catch((error: DeadlineExceededError) => expect(error.deadline).toBe(now - 1));
+    expect(await t.redis.exists(check.key)).toBe(0);
+    const inTime = await checkRules(t.redis, [check], { deadline: now + 60_000 });
+    expect(inTime).toMatchObject({ allowed: true, rules: [{ remaining: 4 }] });
+    expect(await t.redis.hget(check.key, 'tokens')).toBe('4');
   });
 });

@@ -1,39 +1,24 @@
-import type { ChainableCommander, Cluster, Redis } from 'ioredis';
+import path from 'node:path';
+import { createScriptSet, readLibVersion } from '@sluice/algorithms';
+import type { ChainableCommander } from 'ioredis';
 
-/**
- * Raises API keys' last-used times, never lowers them: several data planes flush in any order,
- * and a plain HSET would let an older flush overwrite a newer time. A read-then-HSET from the
- * client would race between instances and cost a round trip; the script is atomic and pipelined.
- */
-const TOUCH_LAST_USED_LUA = `
-local raised = 0
-for i = 1, #ARGV, 2 do
-  local current = tonumber(redis.call('HGET', KEYS[1], ARGV[i]))
-  if current == nil or tonumber(ARGV[i + 1]) > current then
-    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
-    raised = raised + 1
-  end
-end
-return raised
-`;
+const LIB_DIR = path.join(__dirname, '..');
 
-export const TOUCH_LAST_USED = 'sluice_usage_touch_last_used';
+/** `lua/` beside `src/` and `dist/`, as in the algorithms lib. */
+export const USAGE_LUA_DIR = path.join(LIB_DIR, 'lua');
 
-/** ioredis then sends EVAL once per connection and EVALSHA afterwards, in pipelines too. */
-export function defineTouchLastUsed(redis: Redis | Cluster): void {
-  redis.defineCommand(TOUCH_LAST_USED, { numberOfKeys: 1, lua: TOUCH_LAST_USED_LUA });
-}
+/** e.g. `sluice_usage_touch_last_used_v0_1_0`, through the algorithms lib's script mechanism. */
+export const usageScripts = createScriptSet<'touch_last_used'>({
+  dir: USAGE_LUA_DIR,
+  namespace: 'usage',
+  version: readLibVersion(LIB_DIR),
+});
 
-interface TouchLastUsedCommander {
-  [TOUCH_LAST_USED](key: string, ...keyIdsAndTimes: (string | number)[]): unknown;
-}
-
-/** Queues the script: KEYS[1] the tenant's hash, ARGV key id and ms epoch pairs. */
+/** Queues the script on a pipeline of a registered connection: key id and ms epoch pairs. */
 export function queueTouchLastUsed(
   pipeline: ChainableCommander,
   key: string,
-  keyIdsAndTimes: (string | number)[],
+  keyIdsAndTimes: readonly (string | number)[],
 ): void {
-  // defineCommand adds the method at runtime, so the typings cannot know it
-  (pipeline as unknown as TouchLastUsedCommander)[TOUCH_LAST_USED](key, ...keyIdsAndTimes);
+  usageScripts.queue(pipeline, 'touch_last_used', [key], keyIdsAndTimes);
 }

@@ -13,7 +13,7 @@ import {
   NAME_PATTERN,
   REASON_PATTERN,
 } from './keys';
-import { defineTouchLastUsed } from './last-used';
+import { usageScripts } from './last-used';
 import { clusterSlotOwner, groupBySlotOwner } from './slots';
 
 /** One decision, as the engine reports it (after the Redis call or the fail-mode fallback). */
@@ -160,7 +160,8 @@ export class UsageRecorder {
     this.random = options.random ?? Math.random;
     this.clock = options.clock ?? Date.now;
     this.onFlushError = options.onFlushError;
-    defineTouchLastUsed(this.redis);
+    // before any pipeline is created: pipelines copy the connection's commands
+    usageScripts.register(this.redis);
     this.live = this.newAggregate();
   }
 

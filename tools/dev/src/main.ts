@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { portsFrom, startApps } from './apps';
 import { dropDatabasesWithPrefix, ensureDatabase, migrate, recreateDatabase } from './database';
 import { log, SetupError } from './log';
@@ -94,14 +95,29 @@ async function start(args: string[]): Promise<number> {
     }
     log.info('applying migrations');
     await migrate(databaseUrl);
-    const seed = await seedDemo(databaseUrl);
-    log.info(`demo seeded: tenant "${seed.tenantSlug}", plans ${seed.planSlugs.join(', ')}`);
+    const prefix = process.env['SLUICE_KEY_PREFIX'] ?? 'sluice:';
+    const redis = new Redis(services.redis.url, { maxRetriesPerRequest: 1 });
+    const seed = await seedDemo({
+      databaseUrl,
+      redis,
+      prefix,
+      apiKeyFile: join(dataDir, 'demo-api-key'),
+    }).finally(() => redis.quit());
+    log.info(
+      `demo seeded: tenant "${seed.tenantSlug}" (policies v${seed.version} in Redis), plans ${seed.planSlugs.join(', ')}`,
+    );
 
     const appEnv = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: services.redis.url };
     const logDir = join(dataDir, 'logs');
-    const group = await startApps({ env: appEnv, ports: portsFrom(env), logDir });
+    const ports = portsFrom(env);
+    const group = await startApps({ env: appEnv, ports, logDir });
     log.info('Sluice is running:');
     for (const app of group.apps) log.info(`  ${app.name.padEnd(14)} ${app.url}  (pid ${app.pid})`);
+    log.info(`demo API key: ${seed.apiKey}`);
+    log.info('try it (the "api" policy allows a burst of 5, then 1 per second):');
+    log.info(
+      `  curl -i -X POST http://127.0.0.1:${ports['data-plane']}/v1/check -H 'Authorization: Bearer ${seed.apiKey}' -H 'Content-Type: application/json' -d '{"policy":"api","identifier":"user-1"}'`,
+    );
     log.info(`logs in ${logDir}; press Ctrl-C to stop`);
 
     const signalled = new Promise<string>((resolve) => {

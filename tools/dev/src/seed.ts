@@ -1,25 +1,37 @@
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { createPrismaClient, newId, type Prisma } from '@sluice/db';
+import {
+  compileTenant,
+  generateApiKeySecret,
+  hashApiKey,
+  publishTenant,
+  putApiKey,
+  type PolicyInput,
+  type RuleInput,
+} from '@sluice/policy';
+import type { Redis } from 'ioredis';
 
 /** What the demo seed guarantees exists; printed by `npm start`. */
 export interface DemoSeed {
   tenantSlug: string;
   planSlugs: string[];
+  /** The demo service key (`Authorization: Bearer …`), kept in `.data/demo-api-key`. */
+  apiKey: string;
+  /** The version of the demo tenant's compiled policies now in Redis. */
+  version: number;
 }
 
-interface RuleSeed {
-  name: string;
-  algorithm: Prisma.RuleCreateWithoutPolicyInput['algorithm'];
-  params: Prisma.InputJsonObject;
-}
+const DAILY = 86_400_000;
 
-const PLANS: { slug: string; name: string; description: string; apiRules: RuleSeed[] }[] = [
+const PLANS: { slug: string; name: string; description: string; apiRules: RuleInput[] }[] = [
   {
     slug: 'free',
     name: 'Free',
     description: 'For trying Sluice out',
+    // small enough that a few quick curls hit the burst limit
     apiRules: [
-      { name: 'burst', algorithm: 'token_bucket', params: { capacity: 5, refillPerSecond: 1 } },
-      { name: 'daily', algorithm: 'fixed_window', params: { limit: 1000, windowMs: 86_400_000 } },
+      { name: 'burst', algorithm: 'token_bucket', capacity: 5, refillPerSecond: 1 },
+      { name: 'daily', algorithm: 'fixed_window', limit: 1000, windowMs: DAILY },
     ],
   },
   {
@@ -27,23 +39,30 @@ const PLANS: { slug: string; name: string; description: string; apiRules: RuleSe
     name: 'Pro',
     description: 'For production traffic',
     apiRules: [
-      { name: 'burst', algorithm: 'token_bucket', params: { capacity: 50, refillPerSecond: 20 } },
-      {
-        name: 'daily',
-        algorithm: 'fixed_window',
-        params: { limit: 100_000, windowMs: 86_400_000 },
-      },
+      { name: 'burst', algorithm: 'token_bucket', capacity: 50, refillPerSecond: 20 },
+      { name: 'daily', algorithm: 'fixed_window', limit: 100_000, windowMs: DAILY },
     ],
   },
 ];
 
 const DEMO_TENANT = { slug: 'demo', name: 'Demo Inc.', plan: 'free' };
+const DEMO_KEY = { name: 'demo service key', policies: ['api'] };
 
-/** Idempotent: running it again changes nothing that exists (upserts keyed by slugs and names). */
-export async function seedDemo(databaseUrl: string): Promise<DemoSeed> {
-  const prisma = createPrismaClient(databaseUrl, { maxConnections: 2 });
+/**
+ * Idempotent: plans, the demo tenant and its key are upserted in PostgreSQL, the tenant's
+ * compiled policies are published to Redis as a new version, and the demo key's record is put
+ * there too. Until the control plane publishes from PostgreSQL itself, this is what feeds the
+ * data plane.
+ */
+export async function seedDemo(options: {
+  databaseUrl: string;
+  redis: Redis;
+  prefix: string;
+  apiKeyFile: string;
+}): Promise<DemoSeed> {
+  const prisma = createPrismaClient(options.databaseUrl, { maxConnections: 2 });
   try {
-    const planIds = new Map<string, string>();
+    const planPolicies = new Map<string, { id: string; rules: RuleInput[] }>();
     for (const plan of PLANS) {
       const row = await prisma.plan.upsert({
         where: { slug: plan.slug },
@@ -55,37 +74,104 @@ export async function seedDemo(databaseUrl: string): Promise<DemoSeed> {
         },
         update: {},
       });
-      planIds.set(plan.slug, row.id);
-      const existing = await prisma.policy.findUnique({
-        where: { planId_name: { planId: row.id, name: 'api' } },
-      });
-      if (!existing) {
-        await prisma.policy.create({
+      const policy =
+        (await prisma.policy.findUnique({
+          where: { planId_name: { planId: row.id, name: 'api' } },
+        })) ??
+        (await prisma.policy.create({
           data: {
             id: newId('policy'),
             name: 'api',
             description: 'Every API request',
             planId: row.id,
             rules: {
-              create: plan.apiRules.map((rule, position) => ({
-                id: newId('rule'),
-                position,
-                ...rule,
-              })),
+              create: plan.apiRules.map((rule, position) => toRuleRow(rule, position)),
             },
           },
-        });
-      }
+        }));
+      planPolicies.set(plan.slug, { id: policy.id, rules: plan.apiRules });
     }
-    const planId = planIds.get(DEMO_TENANT.plan);
-    if (!planId) throw new Error(`demo plan ${DEMO_TENANT.plan} missing`);
-    await prisma.tenant.upsert({
+    const plan = await prisma.plan.findUniqueOrThrow({ where: { slug: DEMO_TENANT.plan } });
+    const tenant = await prisma.tenant.upsert({
       where: { slug: DEMO_TENANT.slug },
-      create: { id: newId('tenant'), slug: DEMO_TENANT.slug, name: DEMO_TENANT.name, planId },
+      create: {
+        id: newId('tenant'),
+        slug: DEMO_TENANT.slug,
+        name: DEMO_TENANT.name,
+        planId: plan.id,
+      },
       update: {},
     });
-    return { tenantSlug: DEMO_TENANT.slug, planSlugs: PLANS.map((p) => p.slug) };
+
+    const apiKey = await demoSecret(options.apiKeyFile);
+    const hash = hashApiKey(apiKey);
+    const keyRow = await prisma.apiKey.upsert({
+      where: { hash },
+      create: {
+        id: newId('apiKey'),
+        tenantId: tenant.id,
+        name: DEMO_KEY.name,
+        prefix: apiKey.slice(0, 12),
+        hash,
+        policyNames: DEMO_KEY.policies,
+        scopes: ['check'],
+      },
+      update: {},
+    });
+
+    const apiPolicy = planPolicies.get(DEMO_TENANT.plan);
+    if (!apiPolicy) throw new Error(`demo plan ${DEMO_TENANT.plan} has no api policy`);
+    const policy: PolicyInput = {
+      id: apiPolicy.id,
+      name: 'api',
+      description: 'Every API request',
+      rules: apiPolicy.rules,
+    };
+    const published = await publishTenant(
+      options.redis,
+      options.prefix,
+      compileTenant({
+        tenantId: tenant.id,
+        slug: tenant.slug,
+        status: tenant.status,
+        policies: [policy],
+      }),
+    );
+    await putApiKey(options.redis, options.prefix, hash, {
+      id: keyRow.id,
+      tenantId: tenant.id,
+      policies: DEMO_KEY.policies,
+      scopes: ['check'],
+    });
+    return {
+      tenantSlug: tenant.slug,
+      planSlugs: PLANS.map((p) => p.slug),
+      apiKey,
+      version: published.version,
+    };
   } finally {
     await prisma.$disconnect();
   }
+}
+
+/** PostgreSQL keeps a rule's parameters as JSON beside its name and algorithm. */
+function toRuleRow(rule: RuleInput, position: number): Prisma.RuleCreateWithoutPolicyInput {
+  const { name, algorithm, ...params } = rule;
+  // Rule parameters are plain JSON (numbers and a calendar object); the interfaces lack the index
+  // signature Prisma's JSON input type asks for.
+  return { id: newId('rule'), position, name, algorithm, params: params as Prisma.InputJsonObject };
+}
+
+/** The demo key's secret survives restarts in a local file (0600, under the git-ignored .data/). */
+async function demoSecret(file: string): Promise<string> {
+  try {
+    const stored = (await readFile(file, 'utf8')).trim();
+    if (stored) return stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = generateApiKeySecret();
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return secret;
 }

@@ -1,6 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createTestDatabase, freePort, type TestDatabase } from '@sluice/testing';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import {
+  createTestDatabase,
+  createTestRedis,
+  freePort,
+  type TestDatabase,
+  type TestRedis,
+} from '@sluice/testing';
+import { readApiKey, readTenant } from '@sluice/policy';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../src/net';
@@ -10,12 +19,16 @@ import { repoRoot } from '../src/paths';
 // migrate and seed the database it is given, start all four apps and stop them on SIGINT.
 describe('npm start', () => {
   let db: TestDatabase;
+  let redis: TestRedis;
+  let dataDir: string;
   let child: ChildProcess;
   let output = '';
   const ports: Record<string, number> = {};
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    redis = createTestRedis('start');
+    dataDir = await mkdtemp(join(tmpdir(), 'sluice-start-'));
     for (const name of ['CONTROL_PLANE_PORT', 'DATA_PLANE_PORT', 'WORKER_PORT', 'DASHBOARD_PORT']) {
       ports[name] = await freePort();
     }
@@ -35,7 +48,8 @@ describe('npm start', () => {
         env: {
           ...process.env,
           DATABASE_URL: db.url,
-          SLUICE_KEY_PREFIX: `t:start:${process.pid}:`,
+          SLUICE_KEY_PREFIX: redis.prefix,
+          SLUICE_DATA_DIR: dataDir,
           ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,6 +79,8 @@ describe('npm start', () => {
       }
     }
     await db?.drop();
+    await redis?.cleanup();
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('prints every app URL and each answers /healthz', async () => {
@@ -94,6 +110,16 @@ describe('npm start', () => {
     } finally {
       await client.end();
     }
+  });
+
+  it('published the demo tenant and its key to Redis and printed the key', async () => {
+    const apiKey = (await readFile(join(dataDir, 'demo-api-key'), 'utf8')).trim();
+    expect(output).toContain(`demo API key: ${apiKey}`);
+    const record = await readApiKey(redis.redis, redis.prefix, apiKey);
+    expect(record).toMatchObject({ policies: ['api'], scopes: ['check'] });
+    const tenant = await readTenant(redis.redis, redis.prefix, record!.tenantId);
+    expect(tenant?.slug).toBe('demo');
+    expect(Object.keys(tenant?.policies ?? {})).toEqual(['api']);
   });
 
   it('stops every app on SIGINT and exits 0', async () => {

@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import type { CheckResult, CircuitState, DecisionReason } from '@sluice/engine';
+import type { UsageStats } from '@sluice/usage';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** From 50 µs to 1 s: a warm check takes well under a millisecond, a Redis timeout up to 1 s. */
+const LATENCY_BUCKETS = [
+  0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
+];
+
+type RedisErrorSource = 'engine' | 'usage' | 'connection';
+
+/** What the usage and circuit gauges read at scrape time (set once the engine exists). */
+export interface MetricSources {
+  usage: () => UsageStats;
+  circuit: () => CircuitState;
+}
+
+interface Observer {
+  inc(value?: number): void;
+}
+
+const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
+
+/**
+ * The data plane's Prometheus metrics, on the app's registry. A check costs one counter increment
+ * and two histogram observations (about 1 µs in prom-client); the label children are built once.
+ * Usage and circuit figures cost nothing per check: they are read when Prometheus scrapes.
+ */
+@Injectable()
+export class DataPlaneMetrics {
+  private readonly decisions: Counter<'outcome' | 'reason'>;
+  private readonly decisionChildren = new Map<
+    DecisionReason,
+    [denied: Observer, allowed: Observer]
+  >();
+  private readonly engineSeconds: { observe(value: number): void };
+  private readonly totalSeconds: { observe(value: number): void };
+  private readonly redisErrors: Record<RedisErrorSource, Observer>;
+  private sources: MetricSources | undefined;
+
+  constructor(registry: Registry) {
+    const registers = [registry];
+    this.decisions = new Counter({
+      name: 'sluice_decisions_total',
+      help: 'Checks decided, by outcome (allowed or denied) and reason (the engine reason code).',
+      labelNames: ['outcome', 'reason'],
+      registers,
+    });
+    const latency = new Histogram({
+      name: 'sluice_check_duration_seconds',
+      help: 'Time of a check: in the engine (key, policy, Redis call) and in total (handler, validation and reply included).',
+      labelNames: ['stage'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.engineSeconds = latency.labels('engine');
+    this.totalSeconds = latency.labels('total');
+    const errors = new Counter({
+      name: 'sluice_redis_errors_total',
+      help: 'Redis failures: failed or timed-out checks and background cache reads (engine), usage flushes (usage), connection errors, one per failed (re)connection attempt (connection).',
+      labelNames: ['source'],
+      registers,
+    });
+    this.redisErrors = {
+      engine: errors.labels('engine'),
+      usage: errors.labels('usage'),
+      connection: errors.labels('connection'),
+    };
+    // exported at 0 from the start, so an alert on their rate has a series before any failure
+    for (const source of Object.values(this.redisErrors)) source.inc(0);
+    this.registerSourceMetrics(registers);
+  }
+
+  /** Connects the scrape-time gauges to the engine and recorder. */
+  readFrom(sources: MetricSources): void {
+    this.sources = sources;
+  }
+
+  /** One decided check, with its engine and total time in milliseconds. */
+  decided(result: CheckResult, engineMs: number, totalMs: number): void {
+    let children = this.decisionChildren.get(result.reason);
+    if (!children) {
+      children = [
+        this.decisions.labels('denied', result.reason),
+        this.decisions.labels('allowed', result.reason),
+      ];
+      this.decisionChildren.set(result.reason, children);
+    }
+    children[result.allowed ? 1 : 0].inc();
+    this.engineSeconds.observe(engineMs / 1000);
+    this.totalSeconds.observe(totalMs / 1000);
+  }
+
+  redisError(source: RedisErrorSource): void {
+    this.redisErrors[source].inc();
+  }
+
+  private registerSourceMetrics(registers: Registry[]): void {
+    // arrow functions: inside `collect`, `this` is the metric
+    const usage = () => this.sources?.usage();
+    const circuit = () => this.sources?.circuit();
+    const usageCounter = (name: string, help: string, pick: (stats: UsageStats) => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          const stats = usage();
+          if (!stats) return;
+          this.reset();
+          this.inc(pick(stats));
+        },
+      });
+    usageCounter(
+      'sluice_usage_events_recorded_total',
+      'Decisions aggregated for usage accounting.',
+      (s) => s.eventsRecorded,
+    );
+    usageCounter(
+      'sluice_usage_events_invalid_total',
+      'Malformed decision events the usage recorder ignored.',
+      (s) => s.eventsInvalid,
+    );
+    usageCounter(
+      'sluice_usage_flushes_total',
+      'Usage flushes whose every command succeeded.',
+      (s) => s.flushes,
+    );
+    usageCounter(
+      'sluice_usage_flush_failures_total',
+      'Usage flushes with a failed command (its share is retried at the next flush).',
+      (s) => s.flushFailures,
+    );
+    usageCounter(
+      'sluice_usage_commands_sent_total',
+      'Redis commands usage flushes sent.',
+      (s) => s.commandsSent,
+    );
+    new Gauge({
+      name: 'sluice_usage_pending_entries',
+      help: 'Usage entries waiting in memory for the next flush.',
+      registers,
+      collect() {
+        const stats = usage();
+        if (stats) this.set(stats.pendingEntries);
+      },
+    });
+    new Counter({
+      name: 'sluice_usage_dropped_total',
+      help: 'Usage entries dropped: over the memory cap, past retention when retried, or beyond the top-K headroom.',
+      labelNames: ['cause'],
+      registers,
+      collect() {
+        const stats = usage();
+        if (!stats) return;
+        this.reset();
+        this.labels('over_cap').inc(stats.droppedOverCap);
+        this.labels('expired').inc(stats.droppedExpired);
+        this.labels('top_denied').inc(stats.droppedTopDenied);
+      },
+    });
+    new Gauge({
+      name: 'sluice_redis_circuit_state',
+      help: 'The Redis circuit breaker: 1 for its current state (open = checks answered by fail mode without a call).',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const state = circuit();
+        if (!state) return;
+        for (const name of CIRCUIT_STATES) this.labels(name).set(name === state ? 1 : 0);
+      },
+    });
+  }
+}

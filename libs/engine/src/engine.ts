@@ -1,0 +1,566 @@
+import {
+  AlgorithmInputError,
+  checkPrepared,
+  LocalLimiter,
+  MAX_COST,
+  prepareRuleSet,
+  RETRY_NEVER,
+  ruleKey,
+  ruleSetKeys,
+  type CompositeDecision,
+  type LocalLimiterOptions,
+  type PreparedRuleSet,
+  type RedisLike,
+  type RuleDecision,
+  type RuleSpec,
+} from '@sluice/algorithms';
+import {
+  CANDIDATE_KEY_PREFIX,
+  hashApiKey,
+  NAME_PATTERN,
+  type ApiKeyRecord,
+  type ApiKeyScope,
+  type CompiledOverride,
+  type CompiledRule,
+  type FieldIssue,
+} from '@sluice/policy';
+import type { RedisOptions } from 'ioredis';
+import { CircuitBreaker, type CircuitBreakerOptions } from './breaker';
+import {
+  AuthenticationError,
+  ForbiddenError,
+  InputError,
+  PolicyNotFoundError,
+  UnavailableError,
+} from './errors';
+import { matchOverride } from './overrides';
+import {
+  PolicyCache,
+  type CachedPolicy,
+  type CachedTenant,
+  type PolicyCacheTuning,
+} from './policy-cache';
+import { RedisClock } from './redis-clock';
+import { ruleWindow } from './rule-window';
+import type {
+  CheckRequest,
+  CheckResult,
+  DecisionReason,
+  DecisionRecorder,
+  InspectRequest,
+  RuleResult,
+} from './types';
+
+/** `retryAfterMs` of a fail-closed answer: a hint to come back soon, not a computed wait. */
+export const FAIL_CLOSED_RETRY_MS = 1000;
+const MAX_SECRET_LENGTH = 256;
+const MAX_IDENTIFIER_BYTES = 256;
+
+/**
+ * ioredis options for the engine's command connection. Without an offline queue a command is
+ * refused at once while disconnected, and one in flight when the connection drops is failed, not
+ * sent again on reconnect: a check answered by its fail mode can never be charged minutes later.
+ */
+export const engineRedisOptions = {
+  enableOfflineQueue: false,
+  autoResendUnfulfilledCommands: false,
+  maxRetriesPerRequest: 0,
+} satisfies RedisOptions;
+
+export interface DecisionEngineOptions {
+  /** Runs the checks (and, unless `cache` is given, the cache reads). See `engineRedisOptions`. */
+  redis: RedisLike;
+  /** Dedicated to the change channel; required unless `cache` is given. */
+  subscriber?: RedisLike;
+  /** A cache the caller starts and stops (e.g. reading another Redis than the limits'). */
+  cache?: PolicyCache;
+  cacheTuning?: PolicyCacheTuning;
+  /** Deployment key prefix, e.g. `sluice:`. */
+  prefix: string;
+  recorder: DecisionRecorder;
+  /** Ms epoch clock for override expiry, key expiry and event times (default Date.now). */
+  clock?: () => number;
+  breaker?: Omit<CircuitBreakerOptions, 'clock'>;
+  /** The local fail mode's in-process limiter. */
+  localLimiter?: Omit<LocalLimiterOptions, 'clock'>;
+  /** Redis failures answered by a fail mode, and the cache's background failures. */
+  onError?: (error: unknown) => void;
+  /** How often the Redis clock's offset is measured again (default 60 s; also on reconnect). */
+  clockSyncMs?: number;
+}
+
+interface PlannedRule {
+  name: string;
+  rule: RuleSpec;
+  candidate: boolean;
+}
+
+/** A policy's rules with one override (or none) applied, validated once for every request. */
+interface PreparedPlan {
+  rules: PlannedRule[];
+  set: PreparedRuleSet;
+}
+
+interface Plan extends PreparedPlan {
+  identifier: string;
+  cost: number;
+  override: CompiledOverride | undefined;
+}
+
+/** What every result of one request shares. */
+interface Subject {
+  policyName: string;
+  identifier: string;
+  at: number;
+  cached: CachedPolicy;
+}
+
+const TIMEOUT = Symbol('timeout');
+
+/**
+ * The data plane's decision engine: authenticates API keys, resolves a tenant's policy and the
+ * identifier's override from the in-process cache, decides every rule in one composite Lua call
+ * (the only Redis command of a warm check), falls back to the policy's fail mode, and reports one
+ * usage event per check. The enforcement contract is on `DecisionReason` and `CheckResult`.
+ */
+export class DecisionEngine {
+  readonly cache: PolicyCache;
+  readonly breaker: CircuitBreaker;
+  private readonly ownsCache: boolean;
+  private readonly redis: RedisLike;
+  private readonly recorder: DecisionRecorder;
+  private readonly clock: () => number;
+  private readonly onError: (error: unknown) => void;
+  private readonly local: LocalLimiter;
+  private readonly rulePrefix: string;
+  /** Deadlines of the composite calls are on this clock, not on `clock` (which tests may stop). */
+  readonly redisClock: RedisClock;
+  private readonly clockSyncMs: number;
+  private clockTimer: NodeJS.Timeout | undefined;
+  private readonly onReady = () => void this.syncClock();
+  /** Per cached policy (dropped with it), by override id ('' for none). */
+  private readonly prepared = new WeakMap<CachedPolicy, Map<string, PreparedPlan>>();
+
+  constructor(options: DecisionEngineOptions) {
+    this.redis = options.redis;
+    this.redisClock = new RedisClock(options.redis);
+    this.clockSyncMs = options.clockSyncMs ?? 60_000;
+    if (!Number.isFinite(this.clockSyncMs) || this.clockSyncMs <= 0) {
+      throw new RangeError(`clockSyncMs must be a number above 0, got ${this.clockSyncMs}`);
+    }
+    this.recorder = options.recorder;
+    this.clock = options.clock ?? Date.now;
+    this.onError = options.onError ?? (() => undefined);
+    this.rulePrefix = `${options.prefix}rl:`;
+    // refuses a prefix that cannot start rule keys now rather than on the first check
+    ruleKey({ prefix: this.rulePrefix, scope: 'probe', identifier: 'probe', rule: 'probe' });
+    this.breaker = new CircuitBreaker({ ...options.breaker, clock: this.clock });
+    this.local = new LocalLimiter({ ...options.localLimiter, clock: this.clock });
+    if (options.cache) {
+      this.cache = options.cache;
+      this.ownsCache = false;
+    } else {
+      if (!options.subscriber) throw new TypeError('DecisionEngine needs a subscriber or a cache');
+      this.cache = new PolicyCache({
+        ...options.cacheTuning,
+        redis: options.redis,
+        subscriber: options.subscriber,
+        prefix: options.prefix,
+        clock: this.clock,
+        onError: this.onError,
+      });
+      this.ownsCache = true;
+    }
+  }
+
+  /**
+   * Subscribes the cache to the change channel (when the engine built it) and measures the Redis
+   * clock (a failure is reported to `onError`; it is measured again on reconnect).
+   */
+  async start(): Promise<void> {
+    if (this.ownsCache) await this.cache.start();
+    if (this.clockTimer) return;
+    this.redis.on('ready', this.onReady);
+    this.clockTimer = setInterval(this.onReady, this.clockSyncMs);
+    this.clockTimer.unref();
+    await this.syncClock();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.clockTimer);
+    this.clockTimer = undefined;
+    this.redis.off('ready', this.onReady);
+    if (this.ownsCache) await this.cache.stop();
+  }
+
+  private async syncClock(): Promise<void> {
+    if (this.redis.status !== 'ready') return;
+    try {
+      await this.redisClock.sync();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /**
+   * The key record of a bearer secret. Throws `AuthenticationError` (401) when it is missing,
+   * unknown, revoked or expired, `UnavailableError` (503) when it is not cached and Redis fails.
+   */
+  async authenticate(secret: string | undefined): Promise<ApiKeyRecord> {
+    if (secret === undefined || secret === '') throw new AuthenticationError('missing');
+    if (typeof secret !== 'string' || secret.length > MAX_SECRET_LENGTH) {
+      throw new AuthenticationError('invalid');
+    }
+    let record: ApiKeyRecord | undefined;
+    try {
+      record = await this.cache.apiKey(hashApiKey(secret));
+    } catch (error) {
+      throw new UnavailableError('The API key could not be verified right now.', error);
+    }
+    if (!record) throw new AuthenticationError('invalid');
+    if (record.expiresAt !== undefined && record.expiresAt <= this.clock()) {
+      throw new AuthenticationError('expired');
+    }
+    return record;
+  }
+
+  /**
+   * Decides one request: the result says allowed or denied and why (never throws for a
+   * denial). Throws `InputError`, `ForbiddenError`, `PolicyNotFoundError` or `UnavailableError`.
+   */
+  async check(request: CheckRequest): Promise<CheckResult> {
+    const identifier = request.identifier;
+    const cost = request.cost ?? 1;
+    const dryRun = request.dryRun ?? false;
+    checkInput(request, true);
+    const { tenant, policy } = await this.resolve(request.key, request.policy, 'check');
+    const subject: Subject = {
+      policyName: request.policy,
+      identifier,
+      at: this.clock(),
+      cached: policy,
+    };
+    let result: CheckResult;
+    let candidateDenied = false;
+    if (tenant.tenant.status === 'suspended') {
+      result = bareResult(subject, 'suspended', undefined);
+    } else {
+      const plan = this.plan(tenant, policy, identifier, cost, subject.at);
+      const decision = await this.decideInRedis(plan, dryRun, policy.policy.redisTimeoutMs);
+      if (decision) {
+        result = buildResult(subject, plan, decision, 'redis');
+        candidateDenied = !decision.candidatesAllowed;
+      } else if (policy.policy.mode === 'shadow' || policy.policy.failMode === 'open') {
+        result = bareResult(subject, 'fail-open', plan.override);
+      } else if (policy.policy.failMode === 'closed') {
+        result = bareResult(subject, 'fail-closed', plan.override);
+      } else {
+        const local = this.local.checkPrepared(plan.set, identifier, cost, { dryRun });
+        result = buildResult(subject, plan, local, 'local');
+        candidateDenied = !local.candidatesAllowed;
+      }
+    }
+    if (!dryRun) {
+      this.recorder.record({
+        tenantId: tenant.tenant.tenantId,
+        policy: request.policy,
+        keyId: request.key.id,
+        at: subject.at,
+        identifier,
+        allowed: result.allowed,
+        reason: result.reason,
+        ...(result.deniedBy === undefined ? {} : { deniedBy: result.deniedBy }),
+        ...(result.overrideId === undefined ? {} : { overrideId: result.overrideId }),
+        cost,
+        shadowDenied: result.shadowDenied ?? false,
+        candidateDenied,
+      });
+    }
+    return result;
+  }
+
+  /**
+   * The identifier's current state under the policy: every rule peeked at cost 0 (candidates
+   * too), nothing consumed, no usage recorded; `reason` is what a cost-0 check would answer.
+   * No fail mode applies: `UnavailableError` when Redis fails.
+   */
+  async inspect(request: InspectRequest): Promise<CheckResult> {
+    checkInput(request, false);
+    const { tenant, policy } = await this.resolve(request.key, request.policy, 'check');
+    const subject: Subject = {
+      policyName: request.policy,
+      identifier: request.identifier,
+      at: this.clock(),
+      cached: policy,
+    };
+    const plan = this.plan(tenant, policy, request.identifier, 0, subject.at);
+    const decision = await this.decideInRedis(plan, true, policy.policy.redisTimeoutMs);
+    if (!decision) throw new UnavailableError('The limits could not be read from Redis right now.');
+    const result = buildResult(subject, plan, decision, 'redis');
+    if (tenant.tenant.status !== 'suspended') return result;
+    const { deniedBy: _deniedBy, ...rest } = result;
+    return { ...rest, allowed: false, reason: 'suspended', retryAfterMs: RETRY_NEVER };
+  }
+
+  /**
+   * Deletes the identifier's state under the policy (every rule's keys, candidates included):
+   * it starts afresh. Needs a key with the `admin` scope. Returns how many keys existed.
+   */
+  async reset(request: InspectRequest): Promise<{ deleted: number }> {
+    checkInput(request, false);
+    const { tenant, policy } = await this.resolve(request.key, request.policy, 'admin');
+    const plan = this.plan(tenant, policy, request.identifier, 0, this.clock());
+    const keys = ruleSetKeys(plan.set, plan.identifier);
+    try {
+      const deleted = await raceTimeout(this.redis.del(...keys), policy.policy.redisTimeoutMs);
+      if (deleted === TIMEOUT) throw new Error('Redis did not answer in time');
+      return { deleted };
+    } catch (error) {
+      throw new UnavailableError('The limits could not be reset right now.', error);
+    }
+  }
+
+  private async resolve(
+    key: ApiKeyRecord,
+    name: string,
+    scope: ApiKeyScope,
+  ): Promise<{ tenant: CachedTenant; policy: CachedPolicy }> {
+    if (!key.scopes.includes(scope) && !key.scopes.includes('admin')) {
+      throw new ForbiddenError(`This API key lacks the ${scope} scope.`);
+    }
+    let tenant: CachedTenant | undefined;
+    try {
+      tenant = await this.cache.tenant(key.tenantId);
+    } catch (error) {
+      throw new UnavailableError('The policy could not be read right now.', error);
+    }
+    const policy = tenant?.policies.get(name);
+    if (!tenant || !policy) throw new PolicyNotFoundError(name);
+    if (key.policies !== null && !key.policies.includes(name)) {
+      throw new ForbiddenError(`This API key may not use policy ${JSON.stringify(name)}.`);
+    }
+    return { tenant, policy };
+  }
+
+  /** The rules that apply to this identifier now (its override merged). */
+  private plan(
+    tenant: CachedTenant,
+    cached: CachedPolicy,
+    identifier: string,
+    cost: number,
+    at: number,
+  ): Plan {
+    const override = matchOverride(cached.overrides, identifier, at);
+    return { ...this.preparedPlan(tenant, cached, override), identifier, cost, override };
+  }
+
+  /**
+   * Prepared once per cached policy and override: rule keys are scoped by tenant and policy id
+   * (`<tenantId>.<policyId>`), so two tenants never share a counter even with equal policy ids.
+   */
+  private preparedPlan(
+    tenant: CachedTenant,
+    cached: CachedPolicy,
+    override: CompiledOverride | undefined,
+  ): PreparedPlan {
+    let plans = this.prepared.get(cached);
+    if (!plans) {
+      plans = new Map();
+      this.prepared.set(cached, plans);
+    }
+    const id = override?.id ?? '';
+    const known = plans.get(id);
+    if (known) return known;
+    const { policy } = cached;
+    const planned = (candidate: boolean) => (compiled: CompiledRule) => ({
+      name: compiled.name,
+      rule: override?.rules[compiled.name] ?? compiled.rule,
+      candidate,
+    });
+    const rules = [
+      ...policy.rules.map(planned(false)),
+      ...policy.candidateRules.map(planned(true)),
+    ];
+    const set = prepareRuleSet({
+      prefix: this.rulePrefix,
+      scope: `${tenant.tenant.tenantId}.${policy.id}`,
+      rules: rules.map(({ name, rule, candidate }) => ({
+        name: candidate ? CANDIDATE_KEY_PREFIX + name : name,
+        rule,
+        candidate,
+      })),
+    });
+    const plan = { rules, set };
+    plans.set(id, plan);
+    return plan;
+  }
+
+  /**
+   * The composite call, raced against the policy's timeout. Undefined when it failed, timed out,
+   * or was not tried (disconnected, circuit open): the caller applies the fail mode. A reply
+   * arriving after the timeout is ignored, so the check is still answered and recorded once; and
+   * the script carries the same deadline on the Redis clock, so one that Redis only starts after
+   * it (queued behind a slow command, a pause) charges nothing. Left open: a script that started
+   * in time but whose reply comes back late, within the clock estimate's error.
+   */
+  private async decideInRedis(
+    plan: Plan,
+    dryRun: boolean,
+    timeoutMs: number,
+  ): Promise<CompositeDecision | undefined> {
+    if (this.redis.status !== 'ready' || !this.breaker.tryAcquire()) return undefined;
+    try {
+      const deadline = this.redisClock.now() + timeoutMs;
+      const decision = await raceTimeout(
+        checkPrepared(this.redis, plan.set, plan.identifier, plan.cost, { dryRun, deadline }),
+        timeoutMs,
+      );
+      if (decision === TIMEOUT) {
+        this.breaker.failure();
+        this.onError(new Error(`Redis did not answer the check within ${timeoutMs} ms`));
+        return undefined;
+      }
+      this.breaker.success();
+      return decision;
+    } catch (error) {
+      // a compiled policy always passes validation: this is a bug, not a Redis failure
+      if (error instanceof AlgorithmInputError) throw error;
+      this.breaker.failure();
+      this.onError(error);
+      return undefined;
+    }
+  }
+}
+
+/** Validates what the caller sent (the key comes from `authenticate`). */
+function checkInput(request: CheckRequest | InspectRequest, withCost: boolean): void {
+  const issues: FieldIssue[] = [];
+  const { policy, identifier } = request;
+  if (typeof policy !== 'string' || policy.length === 0 || policy.length > 64) {
+    issues.push({ path: 'policy', message: 'must be a policy name of 1 to 64 characters' });
+  }
+  if (
+    typeof identifier !== 'string' ||
+    identifier.length === 0 ||
+    Buffer.byteLength(identifier, 'utf8') > MAX_IDENTIFIER_BYTES
+  ) {
+    issues.push({
+      path: 'identifier',
+      message: `must be a string of 1 to ${MAX_IDENTIFIER_BYTES} bytes (UTF-8)`,
+    });
+  }
+  if (withCost) {
+    const { cost, dryRun } = request as CheckRequest;
+    if (cost !== undefined && (!Number.isInteger(cost) || cost < 0 || cost > MAX_COST)) {
+      issues.push({ path: 'cost', message: `must be an integer from 0 to ${MAX_COST}` });
+    }
+    if (dryRun !== undefined && typeof dryRun !== 'boolean') {
+      issues.push({ path: 'dryRun', message: 'must be a boolean' });
+    }
+  }
+  if (issues.length > 0) throw new InputError(issues);
+  // a name no policy can have is simply not found (after the input is known to be sane)
+  if (!NAME_PATTERN.test(policy)) throw new PolicyNotFoundError(policy);
+}
+
+async function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMEOUT>((resolve) => {
+    timer = setTimeout(resolve, ms, TIMEOUT);
+  });
+  try {
+    // race subscribes to both, so a rejection after the timeout is handled (and ignored)
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function ruleResult(planned: PlannedRule, decision: RuleDecision, at: number): RuleResult {
+  return {
+    name: planned.name,
+    algorithm: planned.rule.algorithm,
+    allowed: decision.allowed,
+    limit: decision.limit,
+    remaining: decision.remaining,
+    resetAt: decision.resetAt,
+    retryAfterMs: decision.retryAfter,
+    ...(planned.rule.algorithm === 'leaky_bucket' ? { delayMs: decision.delayMs } : {}),
+    ...ruleWindow(planned.rule, at),
+  };
+}
+
+/** The denying rule (longest retry, never-passing first), else the least remaining share. */
+function headline(rules: readonly RuleResult[], allowed: boolean): RuleResult | undefined {
+  let best: RuleResult | undefined;
+  for (const rule of rules) {
+    if (allowed) {
+      if (!best || rule.remaining / rule.limit < best.remaining / best.limit) best = rule;
+    } else if (!rule.allowed) {
+      const wait = (r: RuleResult) => (r.retryAfterMs === RETRY_NEVER ? Infinity : r.retryAfterMs);
+      if (!best || wait(rule) > wait(best)) best = rule;
+    }
+  }
+  return best;
+}
+
+function buildResult(
+  { policyName, identifier, at, cached }: Subject,
+  plan: Plan,
+  decision: CompositeDecision,
+  source: 'redis' | 'local',
+): CheckResult {
+  const results = plan.rules.map((planned, i) => {
+    const ruleDecision = decision.rules[i];
+    if (!ruleDecision) throw new Error(`no decision for rule ${planned.name}`);
+    return ruleResult(planned, ruleDecision, at);
+  });
+  const live = results.filter((_, i) => !plan.rules[i]?.candidate);
+  const candidates = results.filter((_, i) => plan.rules[i]?.candidate);
+  const shadow = cached.policy.mode === 'shadow';
+  const top = headline(live, decision.allowed);
+  const reason: DecisionReason =
+    source === 'local' ? 'local' : decision.allowed ? 'allowed' : shadow ? 'shadow' : 'rule';
+  const delays = live.flatMap((rule) => (rule.delayMs === undefined ? [] : [rule.delayMs]));
+  const allowed = decision.allowed || shadow;
+  return {
+    allowed,
+    policy: policyName,
+    identifier,
+    limit: top?.limit ?? 0,
+    remaining: top?.remaining ?? 0,
+    resetAt: top?.resetAt ?? at,
+    retryAfterMs: allowed ? 0 : decision.retryAfter,
+    ...(delays.length > 0 ? { delayMs: Math.max(...delays) } : {}),
+    rules: live,
+    ...(decision.allowed ? {} : { deniedBy: top?.name }),
+    reason,
+    ...(plan.override ? { overrideId: plan.override.id } : {}),
+    ...(shadow ? { shadowDenied: !decision.allowed } : {}),
+    ...(candidates.length > 0 ? { candidates } : {}),
+    at,
+  };
+}
+
+/** A decision without rule figures: suspended, fail-open, fail-closed. */
+function bareResult(
+  { policyName, identifier, at, cached }: Subject,
+  reason: 'suspended' | 'fail-open' | 'fail-closed',
+  override: CompiledOverride | undefined,
+): CheckResult {
+  const allowed = reason === 'fail-open';
+  return {
+    allowed,
+    policy: policyName,
+    identifier,
+    limit: 0,
+    remaining: 0,
+    resetAt: at,
+    retryAfterMs: allowed ? 0 : reason === 'suspended' ? RETRY_NEVER : FAIL_CLOSED_RETRY_MS,
+    rules: [],
+    reason,
+    ...(override ? { overrideId: override.id } : {}),
+    ...(cached.policy.mode === 'shadow' ? { shadowDenied: false } : {}),
+    at,
+  };
+}

@@ -1,0 +1,110 @@
+import { RETRY_NEVER } from '@sluice/algorithms';
+import { serializeList } from 'structured-headers';
+import { PROBLEM_BASE, type ProblemDetails } from './errors';
+import type { CheckResult, RuleResult } from './types';
+
+const seconds = (ms: number) => Math.ceil(ms / 1000);
+
+/**
+ * The rate-limit headers of an answer: `X-RateLimit-Limit`, `-Remaining` (never below 0) and
+ * `-Reset` (epoch seconds, rounded up) from the headline rule; the IETF draft-11 fields
+ * `RateLimit-Policy` and `RateLimit` with one item per live rule (RFC 8941 lists); and
+ * `Retry-After` (seconds, rounded up) when denied and a retry can succeed. Without rule figures
+ * (suspended, fail-open, fail-closed) only `Retry-After` may be present.
+ */
+export function rateLimitHeaders(result: CheckResult): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (result.rules.length > 0) {
+    headers['X-RateLimit-Limit'] = String(result.limit);
+    headers['X-RateLimit-Remaining'] = String(Math.max(0, result.remaining));
+    headers['X-RateLimit-Reset'] = String(seconds(result.resetAt));
+    headers['RateLimit-Policy'] = serializeList(
+      result.rules.map((rule) => [
+        rule.name,
+        new Map([
+          ['q', rule.quota],
+          ['w', seconds(rule.windowMs)],
+        ]),
+      ]),
+    );
+    headers['RateLimit'] = serializeList(
+      result.rules.map((rule) => [
+        rule.name,
+        new Map([
+          ['r', Math.max(0, rule.remaining)],
+          ['t', Math.max(0, seconds(rule.resetAt - result.at))],
+        ]),
+      ]),
+    );
+  }
+  if (!result.allowed && result.retryAfterMs > 0) {
+    headers['Retry-After'] = String(seconds(result.retryAfterMs));
+  }
+  return headers;
+}
+
+const UNITS: [number, string][] = [
+  [1000, 'second'],
+  [60_000, 'minute'],
+  [3_600_000, 'hour'],
+  [86_400_000, 'day'],
+];
+
+/** "per minute", "per calendar day", else "per N seconds". */
+function perWindow(rule: RuleResult): string {
+  if (rule.calendarUnit) return `per calendar ${rule.calendarUnit}`;
+  const unit = UNITS.find(([ms]) => ms === rule.windowMs);
+  if (unit) return `per ${unit[1]}`;
+  const count = Number((rule.windowMs / 1000).toFixed(3));
+  return `per ${count} ${count === 1 ? 'second' : 'seconds'}`;
+}
+
+function retryText(retryAfterMs: number): string {
+  if (retryAfterMs === RETRY_NEVER) {
+    return 'This request costs more than the limit allows, so retrying cannot succeed.';
+  }
+  const wait = seconds(retryAfterMs);
+  return `Retry after ${wait} ${wait === 1 ? 'second' : 'seconds'}.`;
+}
+
+/**
+ * The RFC 9457 body for a denied result: `rule`/`local` → 429 `rate-limited`, worded from the
+ * denying rule ("Rate limit of 100 requests per minute exceeded. Retry after 30 seconds.");
+ * `fail-closed` → 503 `temporary-reduced-capacity`; `suspended` → 403 `tenant-suspended` (a
+ * retry cannot help, so not a 429). Throws for an allowed result.
+ */
+export function problemForDenial(result: CheckResult, instance: string): ProblemDetails {
+  if (result.allowed) throw new TypeError('problemForDenial: the result is allowed');
+  switch (result.reason) {
+    case 'fail-closed':
+      return {
+        type: `${PROBLEM_BASE}temporary-reduced-capacity`,
+        title: 'Service Unavailable',
+        status: 503,
+        detail: `Rate limits cannot be checked right now, so requests are refused. ${retryText(result.retryAfterMs)}`,
+        instance,
+      };
+    case 'suspended':
+      return {
+        type: `${PROBLEM_BASE}tenant-suspended`,
+        title: 'Forbidden',
+        status: 403,
+        detail: 'The account this API key belongs to is suspended.',
+        instance,
+      };
+    default: {
+      const rule = result.rules.find((candidate) => candidate.name === result.deniedBy);
+      const limit = rule
+        ? `Rate limit of ${rule.quota} ${rule.quota === 1 ? 'request' : 'requests'} ${perWindow(rule)} exceeded.`
+        : 'Rate limit exceeded.';
+      return {
+        type: `${PROBLEM_BASE}rate-limited`,
+        title: 'Too Many Requests',
+        status: 429,
+        detail: `${limit} ${retryText(result.retryAfterMs)}`,
+        instance,
+        'violated-policies': result.rules.filter((r) => !r.allowed).map((r) => r.name),
+      };
+    }
+  }
+}

@@ -1,0 +1,36 @@
+export { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './breaker';
+export {
+  DecisionEngine,
+  engineRedisOptions,
+  FAIL_CLOSED_RETRY_MS,
+  type DecisionEngineOptions,
+} from './engine';
+export {
+  AuthenticationError,
+  EngineError,
+  ForbiddenError,
+  InputError,
+  PolicyNotFoundError,
+  PROBLEM_BASE,
+  UnavailableError,
+  type ProblemDetails,
+} from './errors';
+export { problemForDenial, rateLimitHeaders } from './headers';
+export { indexOverrides, matchOverride, type OverrideIndex } from './overrides';
+export {
+  PolicyCache,
+  type CachedPolicy,
+  type CachedTenant,
+  type PolicyCacheOptions,
+  type PolicyCacheTuning,
+} from './policy-cache';
+export { RedisClock } from './redis-clock';
+export { ruleWindow, type RuleWindow } from './rule-window';
+export type {
+  CheckRequest,
+  CheckResult,
+  DecisionReason,
+  DecisionRecorder,
+  InspectRequest,
+  RuleResult,
+} from './types';

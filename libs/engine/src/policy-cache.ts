@@ -1,0 +1,305 @@
+import type { RedisLike } from '@sluice/algorithms';
+import {
+  readApiKey,
+  readTenant,
+  readTenantVersions,
+  subscribeChanges,
+  type ApiKeyRecord,
+  type ChangeMessage,
+  type CompiledPolicy,
+  type CompiledTenant,
+} from '@sluice/policy';
+import { indexOverrides, type OverrideIndex } from './overrides';
+
+/** A compiled policy with what the hot path needs precomputed. */
+export interface CachedPolicy {
+  policy: CompiledPolicy;
+  overrides: OverrideIndex;
+}
+
+export interface CachedTenant {
+  tenant: CompiledTenant;
+  /** By name (a Map, so names like `constructor` are just names). */
+  policies: Map<string, CachedPolicy>;
+}
+
+export interface PolicyCacheTuning {
+  /** Re-read every cached key this often (default 1000 ms): a lost revocation costs at most that. */
+  keyRecheckMs?: number;
+  /** Compare every cached tenant's version this often (default 2000 ms). */
+  tenantRecheckMs?: number;
+  /** How long an unknown key stays known as unknown (default and at most 1000 ms). */
+  negativeKeyTtlMs?: number;
+  /** Most keys cached; the oldest cached goes first beyond it (default 10,000). */
+  maxKeys?: number;
+  /** Entries unused this long are dropped at the next re-check (default 5 minutes). */
+  idleMs?: number;
+}
+
+export interface PolicyCacheOptions extends PolicyCacheTuning {
+  /** Reads tenants and keys. */
+  redis: RedisLike;
+  /** A connection dedicated to the change channel. */
+  subscriber: RedisLike;
+  prefix: string;
+  clock?: () => number;
+  /** Background failures (a re-check, a refresh after a message); the cache keeps serving. */
+  onError?: (error: unknown) => void;
+}
+
+interface Entry<T> {
+  value: T;
+  usedAt: number;
+}
+
+interface KeyEntry extends Entry<ApiKeyRecord | undefined> {
+  /** Negative entries only: when the key may be asked again. */
+  expiresAt?: number;
+}
+
+/**
+ * Tenants and API keys in process, filled from Redis on a miss with one read however many
+ * checks miss at once, invalidated by the change channel and re-validated in the background
+ * (versions for tenants, records for keys) in case a message was lost. A warm lookup is a Map
+ * read: no Redis call.
+ */
+export class PolicyCache {
+  private readonly redis: RedisLike;
+  private readonly subscriber: RedisLike;
+  private readonly prefix: string;
+  private readonly clock: () => number;
+  private readonly onError: (error: unknown) => void;
+  private readonly keyRecheckMs: number;
+  private readonly tenantRecheckMs: number;
+  private readonly negativeKeyTtlMs: number;
+  private readonly maxKeys: number;
+  private readonly idleMs: number;
+
+  private readonly tenants = new Map<string, Entry<CachedTenant | undefined>>();
+  private readonly tenantLoads = new Map<string, Promise<CachedTenant | undefined>>();
+  private readonly keys = new Map<string, KeyEntry>();
+  private readonly keyLoads = new Map<string, Promise<ApiKeyRecord | undefined>>();
+  private timers: NodeJS.Timeout[] = [];
+  private unsubscribe: (() => Promise<void>) | undefined;
+  private readonly onReconnect = () => {
+    // messages sent while the subscriber was away are lost: re-check everything now
+    void this.recheckTenants();
+    void this.recheckKeys();
+  };
+  private rechecking = { tenants: false, keys: false };
+
+  constructor(options: PolicyCacheOptions) {
+    this.redis = options.redis;
+    this.subscriber = options.subscriber;
+    this.prefix = options.prefix;
+    this.clock = options.clock ?? Date.now;
+    this.onError = options.onError ?? (() => undefined);
+    this.keyRecheckMs = positive('keyRecheckMs', options.keyRecheckMs ?? 1000);
+    this.tenantRecheckMs = positive('tenantRecheckMs', options.tenantRecheckMs ?? 2000);
+    this.negativeKeyTtlMs = positive('negativeKeyTtlMs', options.negativeKeyTtlMs ?? 1000);
+    if (this.negativeKeyTtlMs > 1000) throw new RangeError('negativeKeyTtlMs must be at most 1000');
+    this.maxKeys = positive('maxKeys', options.maxKeys ?? 10_000);
+    this.idleMs = positive('idleMs', options.idleMs ?? 300_000);
+  }
+
+  /** Subscribes to the change channel and starts the re-checks; resolves once subscribed. */
+  async start(): Promise<void> {
+    if (this.unsubscribe) return;
+    this.unsubscribe = await subscribeChanges(this.subscriber, this.prefix, (change) =>
+      this.apply(change),
+    );
+    this.subscriber.on('ready', this.onReconnect);
+    this.timers = [
+      setInterval(() => void this.recheckKeys(), this.keyRecheckMs),
+      setInterval(() => void this.recheckTenants(), this.tenantRecheckMs),
+    ];
+    for (const timer of this.timers) timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    this.subscriber.off('ready', this.onReconnect);
+    const unsubscribe = this.unsubscribe;
+    this.unsubscribe = undefined;
+    await unsubscribe?.().catch(this.onError);
+  }
+
+  /** The tenant's compiled policies, undefined when none are published. */
+  tenant(tenantId: string): Promise<CachedTenant | undefined> {
+    const entry = this.tenants.get(tenantId);
+    if (entry) {
+      entry.usedAt = this.clock();
+      return Promise.resolve(entry.value);
+    }
+    return this.loadTenant(tenantId);
+  }
+
+  /** The key's record by its SHA-256 hex, undefined when unknown or revoked. */
+  apiKey(hash: string): Promise<ApiKeyRecord | undefined> {
+    const entry = this.keys.get(hash);
+    const now = this.clock();
+    if (entry && (entry.expiresAt === undefined || entry.expiresAt > now)) {
+      entry.usedAt = now;
+      return Promise.resolve(entry.value);
+    }
+    return this.loadKey(hash);
+  }
+
+  /** Re-reads the version of every cached tenant and refreshes those that changed. */
+  async recheckTenants(): Promise<void> {
+    if (this.rechecking.tenants) return;
+    this.rechecking.tenants = true;
+    try {
+      const idleSince = this.clock() - this.idleMs;
+      for (const [id, entry] of this.tenants) if (entry.usedAt < idleSince) this.tenants.delete(id);
+      const ids = [...this.tenants.keys()];
+      if (ids.length === 0) return;
+      const versions = await readTenantVersions(this.redis, this.prefix, ids);
+      for (const [id, version] of versions) {
+        const cached = this.tenants.get(id);
+        if (cached && cached.value?.tenant.version !== version) this.refreshTenant(id);
+      }
+    } catch (error) {
+      this.onError(error);
+    } finally {
+      this.rechecking.tenants = false;
+    }
+  }
+
+  /** Re-reads every cached key record: a revocation whose message was lost still lands. */
+  async recheckKeys(): Promise<void> {
+    if (this.rechecking.keys) return;
+    this.rechecking.keys = true;
+    try {
+      const now = this.clock();
+      const cached: [string, ApiKeyRecord][] = [];
+      for (const [hash, entry] of this.keys) {
+        if (entry.usedAt < now - this.idleMs || (entry.expiresAt ?? Infinity) <= now) {
+          this.keys.delete(hash);
+        } else if (entry.value) cached.push([hash, entry.value]);
+      }
+      await Promise.all(
+        cached.map(async ([hash, record]) => {
+          let current: ApiKeyRecord | undefined;
+          try {
+            current = await readApiKey(this.redis, this.prefix, hash);
+          } catch (error) {
+            // unreadable now (Redis down, or a corrupt record): keep serving what was valid
+            this.onError(error);
+            return;
+          }
+          const entry = this.keys.get(hash);
+          // a message may have replaced the entry meanwhile: only judge the record we read for
+          if (entry?.value !== record) return;
+          if (!current) this.keys.delete(hash);
+          else if (JSON.stringify(current) !== JSON.stringify(record)) entry.value = current;
+        }),
+      );
+    } finally {
+      this.rechecking.keys = false;
+    }
+  }
+
+  private apply(change: ChangeMessage): void {
+    switch (change.kind) {
+      case 'tenant': {
+        const cached = this.tenants.get(change.tenantId);
+        // only tenants this process uses are refreshed (others load on their first check); a
+        // load in flight may have read the previous version, so it is started again
+        const stale = cached
+          ? (cached.value?.tenant.version ?? 0) < change.version
+          : this.tenantLoads.has(change.tenantId);
+        if (stale) this.refreshTenant(change.tenantId);
+        return;
+      }
+      case 'tenant-deleted':
+        this.tenants.delete(change.tenantId);
+        this.tenantLoads.delete(change.tenantId);
+        return;
+      case 'api-key':
+        this.keys.delete(change.hash);
+        this.keyLoads.delete(change.hash);
+        return;
+    }
+  }
+
+  /** Drops the entry and starts a load that checks arriving meanwhile will share. */
+  private refreshTenant(tenantId: string): void {
+    this.tenants.delete(tenantId);
+    this.tenantLoads.delete(tenantId);
+    this.loadTenant(tenantId).catch(this.onError);
+  }
+
+  /**
+   * One read per tenant at a time. A load that was superseded (an invalidation arrived while it
+   * was in flight) still answers its callers but is not cached: it may predate the change.
+   */
+  private loadTenant(tenantId: string): Promise<CachedTenant | undefined> {
+    const pending = this.tenantLoads.get(tenantId);
+    if (pending) return pending;
+    const load: Promise<CachedTenant | undefined> = readTenant(this.redis, this.prefix, tenantId)
+      .then((tenant) => {
+        const value = tenant && cacheTenant(tenant);
+        if (this.tenantLoads.get(tenantId) === load) {
+          this.tenantLoads.delete(tenantId);
+          this.tenants.set(tenantId, { value, usedAt: this.clock() });
+        }
+        return value;
+      })
+      .catch((error: unknown) => {
+        if (this.tenantLoads.get(tenantId) === load) this.tenantLoads.delete(tenantId);
+        throw error;
+      });
+    this.tenantLoads.set(tenantId, load);
+    return load;
+  }
+
+  private loadKey(hash: string): Promise<ApiKeyRecord | undefined> {
+    const pending = this.keyLoads.get(hash);
+    if (pending) return pending;
+    const load: Promise<ApiKeyRecord | undefined> = readApiKey(this.redis, this.prefix, hash)
+      .then((record) => {
+        if (this.keyLoads.get(hash) === load) {
+          this.keyLoads.delete(hash);
+          const now = this.clock();
+          this.keys.delete(hash);
+          this.keys.set(hash, {
+            value: record,
+            usedAt: now,
+            ...(record ? {} : { expiresAt: now + this.negativeKeyTtlMs }),
+          });
+          for (const oldest of this.keys.keys()) {
+            if (this.keys.size <= this.maxKeys) break;
+            this.keys.delete(oldest);
+          }
+        }
+        return record;
+      })
+      .catch((error: unknown) => {
+        if (this.keyLoads.get(hash) === load) this.keyLoads.delete(hash);
+        throw error;
+      });
+    this.keyLoads.set(hash, load);
+    return load;
+  }
+}
+
+function cacheTenant(tenant: CompiledTenant): CachedTenant {
+  return {
+    tenant,
+    policies: new Map(
+      Object.values(tenant.policies).map((policy) => [
+        policy.name,
+        { policy, overrides: indexOverrides(policy) },
+      ]),
+    ),
+  };
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${name} must be a number above 0, got ${value}`);
+  }
+  return value;
+}

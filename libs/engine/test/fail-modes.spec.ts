@@ -1,0 +1,229 @@
+import { ruleKey } from '@sluice/algorithms';
+import { createTestRedis, freePort, type TestRedis } from '@sluice/testing';
+import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  DecisionEngine,
+  engineRedisOptions,
+  FAIL_CLOSED_RETRY_MS,
+  PolicyCache,
+  UnavailableError,
+  type CheckResult,
+} from '../src/index';
+import { OwnRedisServer } from './redis-server';
+import {
+  apiKey,
+  bucket,
+  EventLog,
+  policy,
+  publish,
+  recordCommands,
+  startEngine,
+  until,
+  type EngineSetup,
+} from './support';
+
+/** One policy per fail mode (and a shadow one whose fail mode would be closed). */
+const failModePolicies = () => [
+  policy('open', { id: 'pol_open', failMode: 'open', rules: [bucket('burst', 10)] }),
+  policy('closed', { id: 'pol_closed', failMode: 'closed', rules: [bucket('burst', 10)] }),
+  policy('local', { id: 'pol_local', failMode: 'local', rules: [bucket('burst', 2)] }),
+  policy('shadow', {
+    id: 'pol_shadow',
+    mode: 'shadow',
+    failMode: 'closed',
+    rules: [bucket('burst', 10)],
+  }),
+];
+
+describe('fail modes with Redis unreachable (a connection to a closed port)', () => {
+  let t: TestRedis;
+  let cache: PolicyCache;
+  let unreachable: Redis;
+  let engine: DecisionEngine;
+  let log: EventLog;
+
+  beforeEach(async () => {
+    t = createTestRedis('engine-fail');
+    // the cache reads the real Redis; the limits' Redis is unreachable
+    cache = new PolicyCache({ redis: t.redis, subscriber: t.connect(), prefix: t.prefix });
+    await cache.start();
+    unreachable = new Redis({ port: await freePort(), ...engineRedisOptions });
+    unreachable.on('error', () => undefined);
+    log = new EventLog();
+    engine = new DecisionEngine({ redis: unreachable, cache, prefix: t.prefix, recorder: log });
+    await publish(t, 'tnt_a', failModePolicies());
+  });
+  afterEach(async () => {
+    unreachable.disconnect();
+    await cache.stop();
+    await t.cleanup();
+  });
+
+  const check = async (name: string, identifier = 'u'): Promise<CheckResult> => {
+    const { record } = await apiKey(t, 'tnt_a', { scopes: ['admin'] });
+    return engine.check({ key: record, policy: name, identifier });
+  };
+
+  it('open: allowed, reason fail-open, no rule figures', async () => {
+    expect(await check('open')).toMatchObject({
+      allowed: true,
+      reason: 'fail-open',
+      rules: [],
+      retryAfterMs: 0,
+    });
+    expect(log.events).toEqual([expect.objectContaining({ allowed: true, reason: 'fail-open' })]);
+  });
+
+  it('closed: denied, reason fail-closed', async () => {
+    expect(await check('closed')).toMatchObject({
+      allowed: false,
+      reason: 'fail-closed',
+      rules: [],
+      retryAfterMs: FAIL_CLOSED_RETRY_MS,
+    });
+    expect(log.events).toEqual([
+      expect.objectContaining({ allowed: false, reason: 'fail-closed' }),
+    ]);
+  });
+
+  it('local: the in-process limiter decides with the same rules', async () => {
+    const results = [await check('local'), await check('local'), await check('local')];
+    expect(results.map((r) => [r.allowed, r.reason, r.remaining])).toEqual([
+      [true, 'local', 1],
+      [true, 'local', 0],
+      [false, 'local', 0],
+    ]);
+    expect(results[2]).toMatchObject({ deniedBy: 'burst', rules: [{ name: 'burst', limit: 2 }] });
+    expect(await check('local', 'someone-else')).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it('shadow mode never denies, whatever its fail mode', async () => {
+    expect(await check('shadow')).toMatchObject({ allowed: true, reason: 'fail-open' });
+  });
+
+  it('inspect and reset have no fail mode: 503', async () => {
+    const { record } = await apiKey(t, 'tnt_a', { scopes: ['admin'] });
+    const request = { key: record, policy: 'open', identifier: 'u' };
+    await expect(engine.inspect(request)).rejects.toThrow(UnavailableError);
+    await expect(engine.reset(request)).rejects.toThrow(UnavailableError);
+    expect(log.events).toEqual([]);
+  });
+});
+
+describe('fail modes with a redis-server stopped mid-test, and recovery', () => {
+  let server: OwnRedisServer;
+  let own: TestRedis;
+  let setup: EngineSetup;
+
+  beforeEach(async () => {
+    server = await OwnRedisServer.create();
+    own = server.connections();
+    await publish(own, 'tnt_a', failModePolicies());
+    setup = await startEngine(own, {}, (options) => own.connect(options));
+  });
+  afterEach(async () => {
+    await setup.engine.stop();
+    await own.cleanup();
+    await server.destroy();
+  });
+
+  it('answers each fail mode while the server is down and recovers when it is back', async () => {
+    const { record } = await apiKey(own, 'tnt_a');
+    const check = (name: string) =>
+      setup.engine.check({ key: record, policy: name, identifier: 'u' });
+    expect(await check('open')).toMatchObject({ reason: 'allowed', remaining: 9 });
+    expect(await check('local')).toMatchObject({ reason: 'allowed', remaining: 1 });
+
+    await server.stop();
+    const down = {
+      open: await check('open'),
+      closed: await check('closed'),
+      local: await check('local'),
+    };
+    expect(down.open).toMatchObject({ allowed: true, reason: 'fail-open' });
+    expect(down.closed).toMatchObject({ allowed: false, reason: 'fail-closed' });
+    // the local limiter starts from its own (empty) state: this process' traffic only
+    expect(down.local).toMatchObject({ allowed: true, reason: 'local', remaining: 1 });
+    for (let i = 0; i < 3; i += 1) await check('open');
+
+    await server.start();
+    await until(async () => (await check('closed')).reason === 'allowed', 50);
+    // nothing answered by a fail mode was charged later: 10 - 1 before - 1 now
+    expect(await check('open')).toMatchObject({ reason: 'allowed', remaining: 8 });
+    expect(await check('local')).toMatchObject({ reason: 'allowed', remaining: 0 });
+  });
+});
+
+describe('a Redis slower than the policy timeout', () => {
+  let server: OwnRedisServer;
+  let own: TestRedis;
+  let setup: EngineSetup;
+
+  beforeEach(async () => {
+    server = await OwnRedisServer.create();
+    own = server.connections();
+    await publish(own, 'tnt_a', [
+      policy('open', { id: 'pol_open', redisTimeoutMs: 50, rules: [bucket('burst', 10)] }),
+    ]);
+    setup = await startEngine(own, { breaker: { failureThreshold: 2, openMs: 300 } }, (options) =>
+      own.connect(options),
+    );
+  });
+  afterEach(async () => {
+    await setup.engine.stop();
+    await own.cleanup();
+    await server.destroy();
+  });
+
+  /** Holds every command on the server for `ms` (the engine's connection stays up). */
+  const pause = (ms: number) => own.redis.call('CLIENT', 'PAUSE', String(ms), 'ALL');
+
+  it('answers by the fail mode at the timeout, records the check once, and the late script charges nothing', async () => {
+    const { record } = await apiKey(own, 'tnt_a');
+    await setup.engine.check({ key: record, policy: 'open', identifier: 'warm' });
+    const commands = recordCommands(setup.redis);
+    await pause(300);
+    const result = await setup.engine.check({ key: record, policy: 'open', identifier: 'u' });
+    expect(result).toMatchObject({ allowed: true, reason: 'fail-open' });
+    expect(commands).toEqual(['evalsha']);
+    // a command sent now is held until the pause ends
+    await own.connect().ping();
+    // the engine's connection runs its commands in order: the late script ran before this one,
+    // past its deadline, and wrote nothing
+    const after = await setup.engine.check({
+      key: record,
+      policy: 'open',
+      identifier: 'u',
+      cost: 0,
+    });
+    expect(after).toMatchObject({ reason: 'allowed', remaining: 10 });
+    const key = ruleKey({
+      prefix: `${own.prefix}rl:`,
+      scope: 'tnt_a.pol_open',
+      identifier: 'u',
+      rule: 'burst',
+    });
+    expect(await own.redis.exists(key)).toBe(0);
+    expect(setup.log.events.map((e) => [e.identifier, e.reason])).toEqual([
+      ['warm', 'allowed'],
+      ['u', 'fail-open'],
+      ['u', 'allowed'],
+    ]);
+  });
+
+  it('opens the circuit after repeated timeouts (no call sent), then closes it once a probe passes', async () => {
+    const { record } = await apiKey(own, 'tnt_a');
+    const check = () => setup.engine.check({ key: record, policy: 'open', identifier: 'u' });
+    await check();
+    const commands = recordCommands(setup.redis);
+    await pause(600);
+    expect((await check()).reason).toBe('fail-open');
+    expect((await check()).reason).toBe('fail-open');
+    expect(setup.engine.breaker.state).toBe('open');
+    for (let i = 0; i < 5; i += 1) expect((await check()).reason).toBe('fail-open');
+    expect(commands).toEqual(['evalsha', 'evalsha']);
+    await until(async () => (await check()).reason === 'allowed', 50);
+    expect(setup.engine.breaker.state).toBe('closed');
+  });
+});
