@@ -8,6 +8,8 @@ export interface Options {
   durationSeconds: number;
   connections: number;
   warmupSeconds: number;
+  /** Run every server under `node --cpu-prof` and summarize the profiles at the end. */
+  cpuProf: boolean;
 }
 
 export const USAGE = `usage: tsx --conditions=@sluice/source bench/src/run.ts [options]
@@ -16,6 +18,7 @@ export const USAGE = `usage: tsx --conditions=@sluice/source bench/src/run.ts [o
   --duration S       seconds per round (default 10)
   --connections N    autocannon connections (default 100)
   --warmup S         warm-up seconds per server before the rounds (default 5)
+  --cpu-prof         profile every server (node --cpu-prof) and print where its CPU went
 env REDIS_URL        use that Redis instead of a private one (commandstats are then shared)`;
 
 export class UsageError extends Error {
@@ -34,6 +37,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
         duration: { type: 'string', default: '10' },
         connections: { type: 'string', default: '100' },
         warmup: { type: 'string', default: '5' },
+        'cpu-prof': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -47,6 +51,7 @@ export function parseOptions(argv: readonly string[]): Options | 'help' {
     durationSeconds: integer('--duration', values.duration, 1, 600),
     connections: integer('--connections', values.connections, 1, 1000),
     warmupSeconds: integer('--warmup', values.warmup, 0, 120),
+    cpuProf: values['cpu-prof'],
   };
 }
 

@@ -9,6 +9,8 @@ export interface Summary {
   p50Ms: number;
   p99Ms: number;
   commandsPerCheck: number;
+  /** CPU time of the server process (all its threads) per request answered, in µs. */
+  cpuUsPerRequest: number;
 }
 
 export function median(values: readonly number[]): number {
@@ -38,6 +40,7 @@ export function markdownTable(summaries: readonly Summary[]): string {
       ms(s.p50Ms),
       ms(s.p99Ms),
       fixed(s.commandsPerCheck, 3),
+      fixed(s.cpuUsPerRequest, 1),
       ratio(a?.requestsPerSecond ?? 0, s.requestsPerSecond),
       ratio(a?.p99Ms ?? 0, s.p99Ms),
     ];
@@ -49,6 +52,7 @@ export function markdownTable(summaries: readonly Summary[]): string {
     'p50 ms',
     'p99 ms',
     'Redis cmds/check',
+    'server CPU µs/req',
     '(a) ÷ this, req/s',
     '(a) ÷ this, p99',
   ];

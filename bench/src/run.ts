@@ -11,6 +11,7 @@ import { commandStats, issuedCommands, type IssuedCommands } from './commandstat
 import type { LoadConfig, LoadResult } from './load';
 import { parseOptions, USAGE, UsageError, type Options } from './options';
 import {
+  cpuSeconds,
   freePort,
   LOAD_CPU,
   sleep,
@@ -20,6 +21,7 @@ import {
   stopAllOnExit,
   waitFor,
 } from './processes';
+import { cpuProfFlags, formatSummary, readProfile, summarizeProfile } from './profile';
 import { markdownTable, median, type Summary } from './report';
 import {
   prepareSluice,
@@ -48,6 +50,8 @@ interface RoundResult {
   id: TargetId;
   load: LoadResult;
   redis: IssuedCommands & { perCheck: number };
+  /** The server's CPU time during the round (settle included) per request answered. */
+  cpuUsPerRequest: number;
 }
 
 const log = (line: string): void => {
@@ -118,15 +122,25 @@ async function run(options: Options): Promise<void> {
     const ids = wanted.filter((id) => unavailable[id] === undefined);
     if (ids.length === 0) throw new Error('no server to run');
 
+    const profileDir = (id: TargetId) =>
+      path.join(RESULTS_DIR, `${fileStamp(startedAt)}-profiles`, id);
     const servers: Running[] = [];
     for (const id of ids) {
       log(`starting ${TARGETS[id].label} on CPU 0`);
-      servers.push(await startTarget(TARGETS[id], { redisUrl, prefix, apiKey }));
+      const nodeFlags = options.cpuProf ? cpuProfFlags(profileDir(id)) : [];
+      servers.push(await startTarget(TARGETS[id], { redisUrl, prefix, apiKey, nodeFlags }));
     }
+    /** Every request each server answered, warm-up included: what its profile covers. */
+    const answered = new Map<TargetId, number>();
+    const count = (id: TargetId, load: LoadResult) =>
+      answered.set(id, (answered.get(id) ?? 0) + load.answered);
     if (options.warmupSeconds > 0) {
       for (const server of servers) {
         log(`warm-up ${server.target.label}: ${options.warmupSeconds} s`);
-        await runLoad(server, options.connections, options.warmupSeconds, apiKey);
+        count(
+          server.target.id,
+          await runLoad(server, options.connections, options.warmupSeconds, apiKey),
+        );
       }
     }
 
@@ -134,8 +148,12 @@ async function run(options: Options): Promise<void> {
     for (let round = 1; round <= options.rounds; round++) {
       for (const server of servers) {
         const before = await commandStats(redis);
+        const cpuBefore = cpuSeconds(server.process.pid);
         const load = await runLoad(server, options.connections, options.durationSeconds, apiKey);
+        count(server.target.id, load);
         await sleep(SETTLE_MS);
+        const cpuUsPerRequest =
+          ((cpuSeconds(server.process.pid) - cpuBefore) * 1e6) / load.answered;
         const issued = issuedCommands(before, await commandStats(redis), server.target.profile);
         const result: RoundResult = {
           round,
@@ -144,6 +162,7 @@ async function run(options: Options): Promise<void> {
           // Sent, not answered: autocannon stops with up to `connections` requests in flight and
           // the server still decides them (their commands are in the delta, their answers not).
           redis: { ...issued, perCheck: issued.issued / load.sent },
+          cpuUsPerRequest,
         };
         rounds.push(result);
         log(describeRound(result, options.rounds));
@@ -169,7 +188,22 @@ async function run(options: Options): Promise<void> {
     }
     for (const warning of new Set(warnings)) process.stdout.write(`warning: ${warning}\n`);
 
-    const file = path.join(RESULTS_DIR, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+    if (options.cpuProf) {
+      for (const server of servers) {
+        // the profile is written when the server exits
+        await stop(server.process);
+        const summary = summarizeProfile(
+          readProfile(profileDir(server.target.id)),
+          answered.get(server.target.id) ?? 0,
+        );
+        process.stdout.write(`\n${formatSummary(server.target.label, summary)}\n`);
+      }
+      process.stdout.write(
+        `profiles: ${path.relative(process.cwd(), path.dirname(profileDir('a')))}\n`,
+      );
+    }
+
+    const file = path.join(RESULTS_DIR, `${fileStamp(startedAt)}.json`);
     mkdirSync(RESULTS_DIR, { recursive: true });
     const raw = {
       startedAt: startedAt.toISOString(),
@@ -193,6 +227,8 @@ async function run(options: Options): Promise<void> {
     redis.disconnect();
   }
 }
+
+const fileStamp = (date: Date): string => date.toISOString().replace(/[:.]/g, '-');
 
 /** A private `redis-server` on CPU 1 unless REDIS_URL names one. */
 async function openRedis(): Promise<{ redis: Redis; url: string; isPrivate: boolean }> {
@@ -273,7 +309,8 @@ function describeRound(result: RoundResult, rounds: number): string {
   return (
     `round ${result.round}/${rounds} ${TARGETS[result.id].label}: ` +
     `${Math.round(load.requestsPerSecond)} req/s, p50 ${load.latencyMs.p50} ms, ` +
-    `p99 ${load.latencyMs.p99} ms, ${redis.perCheck.toFixed(3)} Redis cmds/check`
+    `p99 ${load.latencyMs.p99} ms, ${redis.perCheck.toFixed(3)} Redis cmds/check, ` +
+    `${result.cpuUsPerRequest.toFixed(1)} µs CPU/req`
   );
 }
 
@@ -305,6 +342,7 @@ function summarize(id: TargetId, rounds: readonly RoundResult[]): Summary {
     p50Ms: median(mine.map((r) => r.load.latencyMs.p50)),
     p99Ms: median(mine.map((r) => r.load.latencyMs.p99)),
     commandsPerCheck: median(mine.map((r) => r.redis.perCheck)),
+    cpuUsPerRequest: median(mine.map((r) => r.cpuUsPerRequest)),
   };
 }
 

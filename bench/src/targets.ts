@@ -54,6 +54,8 @@ export interface StartContext {
   /** This run's key prefix; each server writes under `<prefix><id>:`. */
   prefix: string;
   apiKey: string;
+  /** Node flags before the server's own (e.g. `--cpu-prof`). */
+  nodeFlags: readonly string[];
 }
 
 /**
@@ -88,16 +90,26 @@ export async function startTarget(target: Target, context: StartContext): Promis
   };
   const child =
     target.id === 'a'
-      ? spawnPinned(target.label, SERVER_CPU, process.execPath, [DATA_PLANE_MAIN], {
-          ...env,
-          DATA_PLANE_PORT: String(port),
-          LOG_LEVEL: 'warn',
-        })
+      ? spawnPinned(
+          target.label,
+          SERVER_CPU,
+          process.execPath,
+          [...context.nodeFlags, DATA_PLANE_MAIN],
+          {
+            ...env,
+            DATA_PLANE_PORT: String(port),
+            LOG_LEVEL: 'warn',
+          },
+        )
       : spawnPinned(
           target.label,
           SERVER_CPU,
           process.execPath,
-          [...TS_NODE_ARGS, path.join(__dirname, 'servers', SERVER_FILES[target.id])],
+          [
+            ...context.nodeFlags,
+            ...TS_NODE_ARGS,
+            path.join(__dirname, 'servers', SERVER_FILES[target.id]),
+          ],
           { ...env, PORT: String(port) },
         );
   const origin = `http://127.0.0.1:${port}`;

@@ -1,5 +1,5 @@
+import { OwnRedisServer } from '@sluice/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OwnRedis } from './redis-server';
 import {
   apiKey,
   bucket,
@@ -13,7 +13,7 @@ import {
   type TestApp,
 } from './support';
 
-let server: OwnRedis;
+let server: OwnRedisServer;
 let app: TestApp;
 let secret: string;
 
@@ -31,11 +31,12 @@ const policies = () => [
 ];
 
 beforeAll(async () => {
-  server = await OwnRedis.start();
+  // its data survives a restart, as a real Redis' would
+  server = await OwnRedisServer.create({ persist: true });
   // a short circuit so recovery is quick; the cache re-checks often to notice the server again
   app = await startApp(
     { DATA_PLANE_BREAKER_OPEN_MS: '100', DATA_PLANE_USAGE_FLUSH_MS: '100' },
-    server.connections(),
+    server.connections('dp-own'),
     server.url,
   );
   await publish(app.t, 'tnt_a', policies());
@@ -124,7 +125,7 @@ describe('fail modes', () => {
     expect(await redisErrors('connection')).toBeGreaterThan(0);
     await until(async () => (await redisErrors('usage')) > 0);
 
-    await server.restart();
+    await server.start();
     await recovered('after-restart');
     expect((await request(app.url, '/readyz')).status).toBe(200);
   });

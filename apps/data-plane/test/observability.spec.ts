@@ -1,3 +1,4 @@
+import { revokeApiKey } from '@sluice/policy';
 import { readSeconds } from '@sluice/usage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import packageJson from '../package.json';
@@ -94,6 +95,42 @@ describe('usage and metrics', () => {
     expect(text).toMatch(/^sluice_redis_errors_total\{source="engine"\} 0$/m);
     // Node's default metrics are there too
     expect(text).toMatch(/^process_cpu_seconds_total /m);
+  });
+});
+
+describe('policy cache metrics', () => {
+  it('exports lookups, loads, invalidations by cause and entries per cache', async () => {
+    const own = await startApp({ DATA_PLANE_KEY_RECHECK_MS: '60000' });
+    try {
+      await publish(own.t, 'tnt_c', [policy('api')]);
+      const key = await apiKey(own.t, 'tnt_c');
+      for (let i = 0; i < 3; i += 1) await check(own.url, key, { policy: 'api', identifier: 'c' });
+      await revokeApiKey(own.t.redis, own.t.prefix, key);
+      await until(
+        async () => (await check(own.url, key, { policy: 'api', identifier: 'c' })).status === 401,
+      );
+
+      const text = (await request(own.url, '/metrics')).body as string;
+      const value = (series: string) => {
+        const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+        return line === undefined ? undefined : Number(line.slice(series.length + 1));
+      };
+      // the tenant: read once, then answered from memory
+      expect(value('sluice_cache_lookups_total{cache="tenant",result="miss"}')).toBe(1);
+      expect(value('sluice_cache_lookups_total{cache="tenant",result="hit"}')).toBe(2);
+      expect(value('sluice_cache_loads_total{cache="tenant"}')).toBe(1);
+      expect(value('sluice_cache_entries{cache="tenant"}')).toBe(1);
+      // the key: read, hit twice, dropped by its revocation message, read again (now unknown)
+      expect(value('sluice_cache_lookups_total{cache="key",result="hit"}')).toBeGreaterThanOrEqual(
+        2,
+      );
+      expect(value('sluice_cache_loads_total{cache="key"}')).toBeGreaterThanOrEqual(2);
+      expect(value('sluice_cache_invalidations_total{cache="key",cause="message"}')).toBe(1);
+      expect(value('sluice_cache_invalidations_total{cache="key",cause="recheck"}')).toBe(0);
+      expect(value('sluice_cache_invalidations_total{cache="tenant",cause="message"}')).toBe(0);
+    } finally {
+      await own.close();
+    }
   });
 });
 

@@ -10,15 +10,26 @@ export function isTimeZone(zone: string): boolean {
  * the next and the one after. The script picks the window holding the Redis clock's now, so a
  * client clock up to one window off still finds it. Luxon does the time-zone work (DST days are
  * 23 or 25 h long, months 28-31 days); Lua has no tz data.
+ * With `untilMs` (a reservation's expiry: its receipt keeps these boundaries for the settle) they
+ * run on to the window after the one holding `untilMs`, with the same one-window margin.
  */
-export function calendarBoundaries(calendar: CalendarWindow, nowMs: number): number[] {
+export function calendarBoundaries(
+  calendar: CalendarWindow,
+  nowMs: number,
+  untilMs = nowMs,
+): number[] {
   const current = DateTime.fromMillis(nowMs, { zone: calendar.timeZone }).startOf(calendar.unit);
-  return [-1, 0, 1, 2].map((offset) =>
-    current
-      .plus({ [calendar.unit]: offset })
-      .startOf(calendar.unit)
-      .toMillis(),
-  );
+  const boundaries: number[] = [];
+  // until two boundaries lie after untilMs: the end of its window and of the next one
+  for (let offset = -1; boundaries.filter((ms) => ms > untilMs).length < 2; offset++) {
+    boundaries.push(
+      current
+        .plus({ [calendar.unit]: offset })
+        .startOf(calendar.unit)
+        .toMillis(),
+    );
+  }
+  return boundaries;
 }
 
 /** The calendar window [startMs, endMs) holding `nowMs`. */

@@ -28,7 +28,64 @@ export interface CompositeDecision {
   candidatesAllowed: boolean;
   /** One per rule, in the order given. */
   rules: RuleDecision[];
+  /** The lease the concurrency rules took: allowed with a cost > 0, not a dry run. */
+  lease?: Lease;
 }
+
+export interface Lease {
+  nonce: string;
+  /** Ms epoch (rounded up) when it frees its slot by itself (the earliest, for several rules). */
+  expiresAt: number;
+}
+
+/** A lease of a prepared rule set, with the id that releases it (`parseLeaseId`). */
+export interface PreparedLease extends Lease {
+  id: string;
+}
+
+/** The record a check wrote for `settleReservation`. */
+export interface Reservation {
+  /** `r1.<scope>.<idHash>.<nonce>` (`parseReservationId`). */
+  id: string;
+  nonce: string;
+  /** The cost charged to every rule, which the settle corrects to the actual cost. */
+  estimate: number;
+  /** Ms epoch (the script's clock) when the record expires, settled at the estimate or not. */
+  expiresAt: number;
+  /** The rules whose charge the settle adjusts (those committed that count cost). */
+  rules: string[];
+}
+
+/** `checkPrepared`'s answer: with a lease id, and the reservation when one was written. */
+export interface PreparedDecision extends CompositeDecision {
+  lease?: PreparedLease;
+  reservation?: Reservation;
+}
+
+/** A rule after a settle: a peek's figures, and what the settle changed. */
+export interface SettledRule extends Decision {
+  name: string;
+  candidate: boolean;
+  /**
+   * Units applied: the delta (actual - estimate) for an overrun; for a refund the part that had
+   * somewhere to go (rounded toward 0; 0 once the charged window or log entry is gone, or the
+   * bucket is full). 0 on a repeated settle.
+   */
+  charged: number;
+}
+
+export type SettleResult =
+  /** No record: unknown, or expired (settled at its estimate). */
+  | { found: false }
+  | {
+      found: true;
+      /** A settle came first: nothing changed, `actualCost` is that settle's. */
+      alreadySettled: boolean;
+      estimate: number;
+      actualCost: number;
+      /** The rules the reservation charged that the set still has, in set order. */
+      rules: SettledRule[];
+    };
 
 /** A decision with its time figures in microseconds, before rounding. */
 export interface Figures {

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anyRule, startUs, steps } from '../test/support';
+import { anyRule, leaseOf, startUs, steps } from '../test/support';
 import { LocalLimiter } from './local-limiter';
 import { evaluateRule, type RuleState } from './models/composite.model';
+import { prepareRuleSet } from './rule-set';
 import type { RuleCheck } from './rule-spec';
 
 const key = (rule: string) => `local:{api:u}:${rule}`;
@@ -18,10 +19,10 @@ describe('LocalLimiter', () => {
           let nowUs = start;
           for (const { dtUs, cost } of sequence) {
             nowUs += dtUs;
-            const model = evaluateRule(rule, state, nowUs, cost);
-            expect(limiter.check(key('r'), rule, { cost, now: nowUs / 1000 })).toEqual(
-              model.decision,
-            );
+            const lease = leaseOf(rule);
+            const model = evaluateRule(rule, state, nowUs, cost, lease);
+            const options = { cost, now: nowUs / 1000, ...(lease && { lease }) };
+            expect(limiter.check(key('r'), rule, options)).toEqual(model.decision);
             // the limiter forgets states at their TTL; models.spec proves that changes nothing
             if (model.commit) state = model.commit.state;
           }
@@ -67,5 +68,41 @@ describe('LocalLimiter', () => {
     // the oldest write went first
     expect(limiter.check(key('a'), rule, { cost: 0 }).remaining).toBe(1);
     expect(limiter.check(key('d'), rule, { cost: 0 }).remaining).toBe(0);
+  });
+
+  it('reserves, settles and releases in process; records expire on the clock', () => {
+    let now = 1_800_000_000_000;
+    const limiter = new LocalLimiter({ clock: () => now });
+    const set = prepareRuleSet({
+      prefix: 'local:',
+      scope: 'tnt.pol',
+      rules: [
+        {
+          name: 'tokens',
+          rule: { algorithm: 'token_bucket', capacity: 10, refillPerSecond: 0.01 },
+        },
+        { name: 'inflight', rule: { algorithm: 'concurrency', limit: 1, leaseTtlMs: 60_000 } },
+      ],
+    });
+    const reservation = { ttlMs: 1000 };
+    const first = limiter.checkPrepared(set, 'u', 4, { reservation });
+    expect(first).toMatchObject({ allowed: true, reservation: { estimate: 4, rules: ['tokens'] } });
+    expect(limiter.checkPrepared(set, 'u', 1).allowed).toBe(false);
+    expect(limiter.releaseLease(set, 'u', first.lease!.nonce)).toEqual({ released: true });
+    expect(limiter.releaseLease(set, 'u', first.lease!.nonce)).toEqual({ released: false });
+    const settled = limiter.settleReservation(set, 'u', first.reservation!.nonce, 14);
+    expect(settled).toMatchObject({ found: true, rules: [{ charged: 10, remaining: -4 }] });
+    expect(limiter.settleReservation(set, 'u', first.reservation!.nonce, 0)).toMatchObject({
+      alreadySettled: true,
+      actualCost: 14,
+    });
+    const second = limiter.checkPrepared(set, 'u', 0, { reservation });
+    // a peek charges nothing and reserves nothing
+    expect(second.reservation).toBeUndefined();
+    expect(second.allowed).toBe(false);
+    now += 1000;
+    expect(limiter.settleReservation(set, 'u', first.reservation!.nonce, 0)).toEqual({
+      found: false,
+    });
   });
 });

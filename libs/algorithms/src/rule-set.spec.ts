@@ -26,13 +26,14 @@ describe('prepareRuleSet', () => {
     const key = (rule: string) =>
       ruleKey({ prefix: spec.prefix, scope: spec.scope, identifier: 'é', rule });
     expect(ruleSetChecks(set, 'é', 2)).toEqual([
-      { key: key('burst'), rule: bucket, cost: 2, candidate: false },
-      { key: key('minute'), rule: log, cost: 2, candidate: false },
+      { key: key('burst'), rule: bucket, cost: 2, candidate: false, name: 'burst' },
+      { key: key('minute'), rule: log, cost: 2, candidate: false, name: 'minute' },
       {
         key: key('c-next'),
         rule: { algorithm: 'gcra', limit: 5, periodMs: 1000, burst: 5 },
         cost: 2,
         candidate: true,
+        name: 'c-next',
       },
     ]);
     expect(ruleSetChecks(set, 'é', [0, 1, 2]).map((check) => check.cost)).toEqual([0, 1, 2]);

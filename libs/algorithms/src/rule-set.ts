@@ -1,13 +1,20 @@
 import { AlgorithmInputError } from './errors';
+import { validateIdHash, validateNonce } from './ids';
 import { checkKeyScope, checkRuleName, formatRuleKey, identifierHash } from './rule-key';
-import type { RuleSpec } from './rule-spec';
+import type { AnyRuleSpec } from './rule-spec';
 import { ruleKeys } from './script-args';
-import { MAX_RULES, validateCost, validateRule, type PreparedCheck } from './validate';
+import {
+  checkCandidate,
+  MAX_RULES,
+  validateAnyRule,
+  validateCost,
+  type PreparedCheck,
+} from './validate';
 
 export interface RuleSetRule {
   /** The rule part of its keys (`ruleKey`'s `rule`); unique in the set. */
   name: string;
-  rule: RuleSpec;
+  rule: AnyRuleSpec;
   /** See `RuleCheck.candidate`. */
   candidate?: boolean;
 }
@@ -22,7 +29,7 @@ export interface RuleSetSpec {
 export interface PreparedRule {
   readonly name: string;
   /** Validated, defaults filled in (GCRA burst), frozen. */
-  readonly rule: RuleSpec;
+  readonly rule: AnyRuleSpec;
   readonly candidate: boolean;
 }
 
@@ -32,6 +39,12 @@ export interface PreparedRuleSet {
   readonly scope: string;
   readonly rules: readonly PreparedRule[];
 }
+
+/**
+ * Who a request of a rule set is about: the identifier itself (1..256 bytes), or only its
+ * `identifierHash`, which is all a reservation or lease id carries.
+ */
+export type IdentifierRef = string | Uint8Array | { readonly idHash: string };
 
 /** Sets made by `prepareRuleSet`: only those may skip validation. */
 const preparedSets = new WeakSet<PreparedRuleSet>();
@@ -61,15 +74,12 @@ export function prepareRuleSet(spec: RuleSetSpec, field = 'rules'): PreparedRule
     const unique = name as string;
     if (names.has(unique)) throw new AlgorithmInputError(`${at}.name`, `repeats ${unique}`);
     names.add(unique);
-    if (candidate !== undefined && typeof candidate !== 'boolean') {
-      throw new AlgorithmInputError(`${at}.candidate`, 'must be a boolean');
-    }
-    const valid = validateRule(rule, `${at}.rule`);
+    const valid = validateAnyRule(rule, `${at}.rule`);
     if (valid.algorithm === 'fixed_window' && valid.calendar) Object.freeze(valid.calendar);
     return Object.freeze({
       name: unique,
       rule: Object.freeze(valid),
-      candidate: candidate === true,
+      candidate: checkCandidate(valid, candidate, `${at}.candidate`),
     });
   });
   const set: PreparedRuleSet = Object.freeze({
@@ -81,6 +91,22 @@ export function prepareRuleSet(spec: RuleSetSpec, field = 'rules'): PreparedRule
   return set;
 }
 
+/** The set, refused unless `prepareRuleSet` made it. */
+export function preparedSet(set: PreparedRuleSet): PreparedRuleSet {
+  if (!preparedSets.has(set)) {
+    throw new AlgorithmInputError('rules', 'must be a rule set made by prepareRuleSet');
+  }
+  return set;
+}
+
+/** The identifier's hash, validated (an `idHash` given directly must look like one). */
+export function resolveIdHash(identifier: IdentifierRef): string {
+  if (typeof identifier === 'object' && !(identifier instanceof Uint8Array)) {
+    return validateIdHash((identifier as { idHash?: unknown } | null)?.idHash, 'identifier.idHash');
+  }
+  return identifierHash(identifier);
+}
+
 /**
  * One request's checks: validates only what the request brings, the identifier (1..256 bytes,
  * hashed once for every rule) and the cost (one for every rule, or one per rule).
@@ -90,10 +116,16 @@ export function ruleSetChecks(
   identifier: string | Uint8Array,
   cost: number | readonly number[],
 ): PreparedCheck[] {
-  if (!preparedSets.has(set)) {
-    throw new AlgorithmInputError('rules', 'must be a rule set made by prepareRuleSet');
-  }
-  const idHash = identifierHash(identifier);
+  return requestChecks(preparedSet(set), identifierHash(identifier), cost);
+}
+
+/** `ruleSetChecks` of a validated set and identifier hash; `lease` goes to concurrency rules. */
+export function requestChecks(
+  set: PreparedRuleSet,
+  idHash: string,
+  cost: number | readonly number[],
+  lease?: string,
+): PreparedCheck[] {
   const costs: readonly unknown[] | undefined = Array.isArray(cost) ? cost : undefined;
   if (costs && costs.length !== set.rules.length) {
     throw new AlgorithmInputError('cost', `must give ${set.rules.length} costs, one per rule`);
@@ -104,10 +136,22 @@ export function ruleSetChecks(
     rule: prepared.rule,
     cost: costs ? validateCost(costs[i], `cost[${i}]`) : shared,
     candidate: prepared.candidate,
+    name: prepared.name,
+    ...(lease !== undefined && prepared.rule.algorithm === 'concurrency' ? { lease } : {}),
   }));
 }
 
 /** Every Redis key the set keeps for this identifier (two for a sliding log), e.g. to reset it. */
 export function ruleSetKeys(set: PreparedRuleSet, identifier: string | Uint8Array): string[] {
   return ruleSetChecks(set, identifier, 0).flatMap((check) => ruleKeys(check.rule, check.key));
+}
+
+/** `…{<scope>:<idHash>}:r:<nonce>`: beside the rules' keys, never one of them (no `:` in names). */
+export function reservationKey(set: PreparedRuleSet, idHash: string, nonce: string): string {
+  return formatRuleKey(set.prefix, set.scope, idHash, `r:${validateNonce(nonce)}`);
+}
+
+/** Whether the set takes leases (a concurrency rule). */
+export function hasConcurrency(set: PreparedRuleSet): boolean {
+  return set.rules.some((rule) => rule.rule.algorithm === 'concurrency');
 }

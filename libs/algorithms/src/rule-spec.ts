@@ -54,6 +54,7 @@ export interface GcraRule {
   burst?: number;
 }
 
+/** The six rate rules: they charge a cost (and can be settled, see reservations). */
 export type RuleSpec =
   | TokenBucketRule
   | LeakyBucketRule
@@ -62,13 +63,35 @@ export type RuleSpec =
   | SlidingWindowCounterRule
   | GcraRule;
 
+/**
+ * At most `limit` leases in flight: a check with a cost > 0 takes one lease (one slot, whatever
+ * the cost), released by `releaseLease` or expiring by itself after `leaseTtlMs`.
+ */
+export interface ConcurrencyRule {
+  algorithm: 'concurrency';
+  /** Most leases in flight at once (integer). */
+  limit: number;
+  /** How long a lease holds its slot unless released first (ms, integer). */
+  leaseTtlMs: number;
+}
+
+/**
+ * Every rule a check takes: the rate rules and concurrency. `RuleSpec` stays the rate rules
+ * alone, so switches written over it stay exhaustive.
+ */
+export type AnyRuleSpec = RuleSpec | ConcurrencyRule;
+export type AnyAlgorithm = AnyRuleSpec['algorithm'];
+
 /** One rule of a composite check. */
 export interface RuleCheck {
   /** The rule's base key (see `ruleKey`); all keys of one check must share one hash tag. */
   key: string;
-  rule: RuleSpec;
+  rule: AnyRuleSpec;
   /** Integer >= 0, default 1; 0 peeks. */
   cost?: number;
-  /** Evaluated beside the live rules in its own all-or-nothing group; never denies the request. */
+  /**
+   * Evaluated beside the live rules in its own all-or-nothing group; never denies the request.
+   * Not for concurrency rules: a candidate's lease would outlive a denied request.
+   */
   candidate?: boolean;
 }

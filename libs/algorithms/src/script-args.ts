@@ -1,11 +1,18 @@
 import { calendarBoundaries } from './calendar';
 import type { Decision } from './decision';
 import { emissionIntervalUs } from './models/virtual-schedule';
-import type { RuleSpec } from './rule-spec';
+import type { AnyRuleSpec } from './rule-spec';
 
 /** KEYS of a rule's script: its base key, plus `<key>:sum` beside a sliding log's sorted set. */
-export function ruleKeys(rule: RuleSpec, key: string): string[] {
+export function ruleKeys(rule: AnyRuleSpec, key: string): string[] {
   return rule.algorithm === 'sliding_window_log' ? [key, `${key}:sum`] : [key];
+}
+
+export interface ParamOptions {
+  /** The nonce of the lease a concurrency rule takes ('' for a peek). */
+  lease?: string | undefined;
+  /** A reservation's time to live: calendar boundaries then cover it too (see the receipt). */
+  horizonMs?: number;
 }
 
 /**
@@ -13,7 +20,11 @@ export function ruleKeys(rule: RuleSpec, key: string): string[] {
  * `clientNowMs` only places calendar boundaries; the script decides with its own now.
  * String(x) is the shortest text that parses back to the same double, so rates survive exactly.
  */
-export function ruleParams(rule: RuleSpec, clientNowMs: number): string[] {
+export function ruleParams(
+  rule: AnyRuleSpec,
+  clientNowMs: number,
+  options: ParamOptions = {},
+): string[] {
   switch (rule.algorithm) {
     case 'token_bucket':
       return [String(rule.capacity), String(rule.refillPerSecond)];
@@ -21,7 +32,11 @@ export function ruleParams(rule: RuleSpec, clientNowMs: number): string[] {
       return [String(rule.capacity), String(emissionIntervalUs(1e6, rule.leakPerSecond))];
     case 'fixed_window':
       if (rule.calendar) {
-        const boundaries = calendarBoundaries(rule.calendar, clientNowMs);
+        const boundaries = calendarBoundaries(
+          rule.calendar,
+          clientNowMs,
+          clientNowMs + (options.horizonMs ?? 0),
+        );
         return [
           String(rule.limit),
           '0',
@@ -38,6 +53,8 @@ export function ruleParams(rule: RuleSpec, clientNowMs: number): string[] {
         String(rule.burst ?? rule.limit),
         String(emissionIntervalUs(rule.periodMs * 1000, rule.limit)),
       ];
+    case 'concurrency':
+      return [String(rule.limit), String(rule.leaseTtlMs * 1000), options.lease ?? ''];
   }
 }
 

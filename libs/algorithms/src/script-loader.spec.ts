@@ -10,9 +10,12 @@ describe('Lua scripts on disk', () => {
   it('are named <name>-<numberOfKeys|n>.lua', () => {
     expect(topLevel.sort()).toEqual([
       'check-rules-n.lua',
+      'concurrency-1.lua',
       'fixed-window-1.lua',
       'gcra-1.lua',
       'leaky-bucket-1.lua',
+      'release-lease-n.lua',
+      'settle-reservation-n.lua',
       'sliding-window-counter-1.lua',
       'sliding-window-log-2.lua',
       'token-bucket-1.lua',

@@ -17,7 +17,10 @@ export type ScriptName =
   | 'sliding_window_log'
   | 'sliding_window_counter'
   | 'gcra'
-  | 'check_rules';
+  | 'concurrency'
+  | 'check_rules'
+  | 'settle_reservation'
+  | 'release_lease';
 
 /** This lib's version (package.json), part of every command name. */
 export const LIB_VERSION = readLibVersion(path.join(__dirname, '..'));

@@ -7,7 +7,11 @@ import {
   checkRules,
   LocalLimiter,
   prepareRuleSet,
+  releaseLease,
+  releaseLeaseKeys,
   ruleKey,
+  settleReservation,
+  type AnyRuleSpec,
   type PreparedRuleSet,
   type RuleCheck,
   type RuleSetSpec,
@@ -25,7 +29,15 @@ const key = 'alg:bad:{api:x}:r';
 const bucket: RuleSpec = { algorithm: 'token_bucket', capacity: 10, refillPerSecond: 1 };
 const bad = <T>(value: T) => value as never;
 
-const singleCases: [string, string, RuleSpec, { cost?: number; now?: number }?][] = [
+const inflight: AnyRuleSpec = { algorithm: 'concurrency', limit: 5, leaseTtlMs: 60_000 };
+const LEASE = 'AAAAAAAAAAAAAAAA';
+
+const singleCases: [
+  string,
+  string,
+  AnyRuleSpec,
+  { cost?: number; now?: number; lease?: string }?,
+][] = [
   ['negative cost', 'cost', bucket, { cost: -1 }],
   ['NaN cost', 'cost', bucket, { cost: NaN }],
   ['fractional cost', 'cost', bucket, { cost: 1.5 }],
@@ -94,6 +106,12 @@ const singleCases: [string, string, RuleSpec, { cost?: number; now?: number }?][
   ['GCRA above 1/us', 'rule.limit', { algorithm: 'gcra', limit: 1e9, periodMs: 1000 }],
   ['unknown algorithm', 'rule.algorithm', bad({ algorithm: 'magic', limit: 5 })],
   ['no rule', 'rule', bad(null)],
+  ['zero leases', 'rule.limit', { ...inflight, limit: 0 }, { lease: LEASE }],
+  ['over a million leases', 'rule.limit', { ...inflight, limit: 1e6 + 1 }, { lease: LEASE }],
+  ['a lease under 1 s', 'rule.leaseTtlMs', { ...inflight, leaseTtlMs: 999 }, { lease: LEASE }],
+  ['a lease over a day', 'rule.leaseTtlMs', { ...inflight, leaseTtlMs: 86_400_001 }],
+  ['a lease taken without its nonce', 'lease', inflight],
+  ['a lease nonce that is not one', 'lease', inflight, { lease: 'short' }],
 ];
 
 function expectInputError(run: () => unknown, field: string): void {
@@ -170,6 +188,7 @@ describe('bad input throws AlgorithmInputError before any Redis call', () => {
     ],
     ['bad rule in rule 1', 'rules[0].rule.capacity', [{ key, rule: { ...bucket, capacity: 0 } }]],
     ['non-boolean candidate', 'rules[0].candidate', [{ key, rule: bucket, candidate: 'yes' }]],
+    ['a concurrency candidate', 'rules[0].candidate', [{ key, rule: inflight, candidate: true }]],
   ];
   for (const [name, field, checks] of compositeCases) {
     it(`composite: ${name} (${field})`, async () => {
@@ -237,6 +256,11 @@ describe('bad input throws AlgorithmInputError before any Redis call', () => {
       'rules[0].rule.capacity',
       { ...spec, rules: [{ name: 'r', rule: { ...bucket, capacity: 0 } }] },
     ],
+    [
+      'a concurrency candidate',
+      'rules[0].candidate',
+      { ...spec, rules: [{ name: 'r', rule: inflight, candidate: true }] },
+    ],
   ];
   it.each(ruleSetCases)('prepareRuleSet: %s (%s)', (_name, field, input) => {
     expectInputError(() => prepareRuleSet(input as RuleSetSpec), field);
@@ -257,6 +281,82 @@ describe('bad input throws AlgorithmInputError before any Redis call', () => {
       () => new LocalLimiter().checkPrepared(set, bad(identifier), bad(cost)),
       field,
     );
+    expect(untouched.status).toBe('wait');
+  });
+
+  const reservationCases: [string, string, unknown, unknown][] = [
+    ['a reservation that is no object', 'reservation', 1, 'yes'],
+    ['a record TTL under 1 s', 'reservation.ttlMs', 1, { ttlMs: 999 }],
+    ['a record TTL over a day', 'reservation.ttlMs', 1, { ttlMs: 86_400_001 }],
+    ['a fractional record TTL', 'reservation.ttlMs', 1, { ttlMs: 1000.5 }],
+    ['a bad reservation nonce', 'reservation.nonce', 1, { ttlMs: 1000, nonce: 'x{y}' }],
+    ['one cost per rule', 'cost', [1, 1], { ttlMs: 1000 }],
+  ];
+  it.each(reservationCases)('checkPrepared: %s (%s)', async (_name, field, cost, reservation) => {
+    const options = { reservation: bad(reservation) };
+    await expectRejected(checkPrepared(untouched, prepared, 'u', bad(cost), options), field);
+    expectInputError(
+      () => new LocalLimiter().checkPrepared(prepared, 'u', bad(cost), options),
+      field,
+    );
+    expect(untouched.status).toBe('wait');
+  });
+
+  it('checkPrepared: a bad lease nonce (lease)', async () => {
+    const leased = prepareRuleSet({ ...spec, rules: [{ name: 'l', rule: inflight }] });
+    await expectRejected(checkPrepared(untouched, leased, 'u', 1, { lease: 'short' }), 'lease');
+    expectInputError(
+      () => new LocalLimiter().checkPrepared(leased, 'u', 1, { lease: 'x' }),
+      'lease',
+    );
+    expect(untouched.status).toBe('wait');
+  });
+
+  const settleCases: [string, string, PreparedRuleSet, unknown, unknown, unknown][] = [
+    ['a set not made by prepareRuleSet', 'rules', { ...prepared }, 'u', LEASE, 1],
+    ['an empty identifier', 'identifier', prepared, '', LEASE, 1],
+    [
+      'an identifier hash that is not one',
+      'identifier.idHash',
+      prepared,
+      { idHash: 'a}' },
+      LEASE,
+      1,
+    ],
+    ['a bad nonce', 'nonce', prepared, 'u', 'AAAA', 1],
+    ['a negative actual cost', 'actualCost', prepared, 'u', LEASE, -1],
+    ['a fractional actual cost', 'actualCost', prepared, 'u', LEASE, 1.5],
+    ['no actual cost', 'actualCost', prepared, 'u', LEASE, undefined],
+    ['a huge actual cost', 'actualCost', prepared, 'u', LEASE, 1e9 + 1],
+  ];
+  it.each(settleCases)(
+    'settleReservation: %s (%s)',
+    async (_name, field, set, identifier, nonce, actual) => {
+      await expectRejected(
+        settleReservation(untouched, set, bad(identifier), bad(nonce), bad(actual)),
+        field,
+      );
+      expectInputError(
+        () => new LocalLimiter().settleReservation(set, bad(identifier), bad(nonce), bad(actual)),
+        field,
+      );
+      expect(untouched.status).toBe('wait');
+    },
+  );
+
+  it.each([
+    ['a bad nonce', 'nonce', 'u', 'AAAA'],
+    ['an identifier hash that is not one', 'identifier.idHash', { idHash: '' }, LEASE],
+  ])('releaseLease: %s (%s)', async (_name, field, identifier, nonce) => {
+    const leased = prepareRuleSet({ ...spec, rules: [{ name: 'l', rule: inflight }] });
+    await expectRejected(releaseLease(untouched, leased, bad(identifier), nonce), field);
+    expectInputError(() => new LocalLimiter().releaseLease(leased, bad(identifier), nonce), field);
+    expect(untouched.status).toBe('wait');
+  });
+
+  it('releaseLeaseKeys: keys in different hash slots (keys)', async () => {
+    await expectRejected(releaseLeaseKeys(untouched, ['a{x}b', 'a{y}b'], LEASE), 'keys');
+    await expectRejected(releaseLeaseKeys(untouched, [''], LEASE), 'keys[0]');
     expect(untouched.status).toBe('wait');
   });
 

@@ -6,10 +6,15 @@ import {
   checkRules,
   DeadlineExceededError,
   evaluateChecks,
+  identifierHash,
+  leaseId,
+  newNonce,
   prepareChecks,
   prepareRuleSet,
   ruleKey,
   ruleKeys,
+  type CompositeDecision,
+  type PreparedLease,
   type RuleCheck,
   type RuleState,
 } from '../src/index';
@@ -30,10 +35,16 @@ describe('checkRules (composite script)', () => {
     { timeout: 60_000 },
     async () => {
       const scenario = fc
-        .array(fc.record({ rule: anyRule, candidate: fc.boolean() }), {
-          minLength: 1,
-          maxLength: 3,
-        })
+        .array(
+          fc
+            .record({ rule: anyRule, candidate: fc.boolean() })
+            // a concurrency rule cannot be a candidate
+            .map(({ rule, candidate }) => ({
+              rule,
+              candidate: candidate && rule.algorithm !== 'concurrency',
+            })),
+          { minLength: 1, maxLength: 3 },
+        )
         .chain((rules) =>
           fc.tuple(
             fc.constant(rules),
@@ -76,9 +87,12 @@ describe('checkRules (composite script)', () => {
               candidate,
               cost: costs[i],
             }));
+            const lease = newNonce();
             const model = evaluateChecks(
               (key) => states.get(key),
-              prepareChecks(checks),
+              prepareChecks(checks).map((check) =>
+                check.rule.algorithm === 'concurrency' ? { ...check, lease } : check,
+              ),
               nowUs,
               dryRun,
             );
@@ -90,6 +104,7 @@ describe('checkRules (composite script)', () => {
             const options = {
               now: nowUs / 1000,
               dryRun,
+              lease,
               ...(deadlineUs === undefined ? {} : { deadline: (nowUs + deadlineUs) / 1000 }),
             };
             const call = viaPrepared
@@ -102,8 +117,16 @@ describe('checkRules (composite script)', () => {
               }
               continue;
             }
-            const actual = await call;
-            expect(actual).toEqual(model.decision);
+            const actual: CompositeDecision & { lease?: Partial<PreparedLease> } = await call;
+            const { lease: taken, ...decision } = actual;
+            const { lease: expectedLease, ...expected } = model.decision;
+            expect(decision).toEqual(expected);
+            expect(taken && { nonce: taken.nonce, expiresAt: taken.expiresAt }).toEqual(
+              expectedLease,
+            );
+            if (viaPrepared && taken) {
+              expect(taken.id).toBe(leaseId('policy', identifierHash(identifier), lease));
+            }
 
             const written = new Set(model.writes.map((write) => write.key));
             for (const [i, check] of checks.entries()) {

@@ -1,7 +1,18 @@
 import { createTestRedis, type TestRedis } from '@sluice/testing';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRule, checkRules, registerScripts, ruleKey, type RuleSpec } from '../src/index';
+import {
+  checkPrepared,
+  checkRule,
+  checkRules,
+  newNonce,
+  prepareRuleSet,
+  registerScripts,
+  releaseLease,
+  ruleKey,
+  ruleSetKeys,
+  type AnyRuleSpec,
+} from '../src/index';
 
 const CALLERS = 200;
 const ROUNDS = 3;
@@ -14,7 +25,7 @@ const START_MS = 1_800_000_000_000 - (1_800_000_000_000 % 3_600_000);
  * purpose: key TTLs run on Redis' real clock while the rounds use a frozen injected one, so a TTL
  * shorter than a round (a loaded CI machine) would hand capacity back mid-round.
  */
-const cases: { rule: RuleSpec; recoverMs: number }[] = [
+const cases: { rule: AnyRuleSpec; recoverMs: number }[] = [
   {
     rule: { algorithm: 'token_bucket', capacity: LIMIT, refillPerSecond: 0.01 },
     recoverMs: 5_000_000,
@@ -30,6 +41,11 @@ const cases: { rule: RuleSpec; recoverMs: number }[] = [
     recoverMs: 120_000,
   },
   { rule: { algorithm: 'gcra', limit: LIMIT, periodMs: 3_600_000 }, recoverMs: 3_600_000 },
+  // leases of an hour: every round starts once the previous round's have expired
+  {
+    rule: { algorithm: 'concurrency', limit: LIMIT, leaseTtlMs: 3_600_000 },
+    recoverMs: 3_600_000,
+  },
 ];
 
 describe('200 concurrent callers on one key admit exactly the limit', () => {
@@ -59,9 +75,15 @@ describe('200 concurrent callers on one key admit exactly the limit', () => {
       for (let round = 0; round < ROUNDS; round++) {
         // frozen clock: nothing refills during a round
         const now = START_MS + round * recoverMs;
-        const decisions = await race((redis) => checkRule(redis, key, rule, { now }));
+        const decisions = await race((redis) =>
+          checkRule(redis, key, rule, { now, lease: newNonce() }),
+        );
         const admitted = decisions.filter((d) => d.allowed);
         expect(admitted).toHaveLength(LIMIT);
+        if (rule.algorithm === 'concurrency') {
+          // exactly LIMIT leases in force, none of them lost or doubled
+          expect(await t.redis.zcount(key, `(${now * 1000}`, '+inf')).toBe(LIMIT);
+        }
         expect(decisions.filter((d) => !d.allowed).every((d) => d.retryAfter > 0)).toBe(true);
         if (rule.algorithm === 'leaky_bucket') {
           // one queue: each admitted request waits one more interval (100 s) than the previous
@@ -104,5 +126,69 @@ describe('200 concurrent callers on one key admit exactly the limit', () => {
       expect(decisions.filter((d) => d.allowed)).toHaveLength(LIMIT);
       expect(Number(await t.redis.hget(bucket, 'tokens'))).toBe(500 - LIMIT);
     }
+  });
+
+  it('composite: concurrency and a token bucket, each rule charged only with the other', async () => {
+    const set = prepareRuleSet({
+      prefix: t.prefix,
+      scope: 'race.pol',
+      rules: [
+        {
+          name: 'inflight',
+          rule: { algorithm: 'concurrency', limit: LIMIT, leaseTtlMs: 3_600_000 },
+        },
+        {
+          name: 'tokens',
+          rule: { algorithm: 'token_bucket', capacity: 500, refillPerSecond: 0.01 },
+        },
+      ],
+    });
+    const decisions = await race((redis) =>
+      checkPrepared(redis, set, 'both', 3, { now: START_MS, reservation: { ttlMs: 60_000 } }),
+    );
+    const admitted = decisions.filter((d) => d.allowed);
+    expect(admitted).toHaveLength(LIMIT);
+    expect(admitted.every((d) => d.lease && d.reservation)).toBe(true);
+    expect(decisions.filter((d) => !d.allowed).some((d) => d.lease || d.reservation)).toBe(false);
+    const [inflight, tokens] = ruleSetKeys(set, 'both');
+    expect(await t.redis.zcard(inflight!)).toBe(LIMIT);
+    expect(Number(await t.redis.hget(tokens!, 'tokens'))).toBe(500 - 3 * LIMIT);
+  });
+
+  it('leases on the Redis clock: callers taking, holding and releasing never exceed the limit in flight', async () => {
+    const limit = 5;
+    const set = prepareRuleSet({
+      prefix: t.prefix,
+      scope: 'race.live',
+      rules: [{ name: 'inflight', rule: { algorithm: 'concurrency', limit, leaseTtlMs: 60_000 } }],
+    });
+    const [key] = ruleSetKeys(set, 'live');
+    let inFlight = 0;
+    let most = 0;
+    let taken = 0;
+    await race(async (redis) => {
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const decision = await checkPrepared(redis, set, 'live', 1);
+        if (!decision.allowed) {
+          expect(decision.retryAfter).toBeGreaterThan(0);
+          continue;
+        }
+        // a lease held here is held in Redis (taken before the reply, released after)
+        inFlight += 1;
+        taken += 1;
+        most = Math.max(most, inFlight);
+        expect(await redis.zcard(key!)).toBeLessThanOrEqual(limit);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        inFlight -= 1;
+        expect(await releaseLease(redis, set, 'live', decision.lease!.nonce)).toEqual({
+          released: true,
+        });
+      }
+    });
+    expect(most).toBeLessThanOrEqual(limit);
+    expect(most).toBeGreaterThan(1);
+    // released slots were taken again
+    expect(taken).toBeGreaterThan(limit);
+    expect(await t.redis.zcard(key!)).toBe(0);
   });
 });

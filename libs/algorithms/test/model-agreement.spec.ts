@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkRule, evaluateRule, ruleKey, ruleKeys, type RuleState } from '../src/index';
 import {
   checkExpiryAndPersist,
+  leaseOf,
   ruleArbitraries,
   serverMs,
   startUs,
@@ -39,9 +40,14 @@ describe('Lua scripts agree with the reference models', () => {
             let nowUs = start;
             for (const { dtUs, cost } of sequence) {
               nowUs += dtUs;
-              const model = evaluateRule(rule, state, nowUs, cost);
+              const lease = leaseOf(rule);
+              const model = evaluateRule(rule, state, nowUs, cost, lease);
               const beforeMs = await serverMs(t.redis);
-              const actual = await checkRule(t.redis, key, rule, { cost, now: nowUs / 1000 });
+              const actual = await checkRule(t.redis, key, rule, {
+                cost,
+                now: nowUs / 1000,
+                ...(lease && { lease }),
+              });
               expect(actual).toEqual(model.decision);
               if (model.commit) {
                 const kept = await checkExpiryAndPersist(

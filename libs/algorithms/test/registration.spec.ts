@@ -13,9 +13,12 @@ import {
 
 const SCRIPTS: ScriptName[] = [
   'check_rules',
+  'concurrency',
   'fixed_window',
   'gcra',
   'leaky_bucket',
+  'release_lease',
+  'settle_reservation',
   'sliding_window_counter',
   'sliding_window_log',
   'token_bucket',

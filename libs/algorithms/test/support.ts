@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { Redis } from 'ioredis';
-import type { RuleSpec } from '../src/index';
+import { newNonce, type AnyRuleSpec, type RuleSpec } from '../src/index';
 
 /** Longest time step worth taking for a rule: a few of its windows / refill times. */
-export function horizonUs(rule: RuleSpec): number {
+export function horizonUs(rule: AnyRuleSpec): number {
   switch (rule.algorithm) {
     case 'token_bucket':
       return Math.ceil((rule.capacity / rule.refillPerSecond) * 1e6);
@@ -18,7 +18,27 @@ export function horizonUs(rule: RuleSpec): number {
       return rule.windowMs * 1000;
     case 'gcra':
       return rule.periodMs * 1000;
+    case 'concurrency':
+      return rule.leaseTtlMs * 1000;
   }
+}
+
+/** What a rule admits at once: its capacity, limit or burst (a concurrency rule's leases). */
+export function capacityOf(rule: AnyRuleSpec): number {
+  switch (rule.algorithm) {
+    case 'token_bucket':
+    case 'leaky_bucket':
+      return rule.capacity;
+    case 'gcra':
+      return rule.burst ?? rule.limit;
+    default:
+      return rule.limit;
+  }
+}
+
+/** A lease nonce for a concurrency rule's check (other rules ignore it). */
+export function leaseOf(rule: AnyRuleSpec): string | undefined {
+  return rule.algorithm === 'concurrency' ? newNonce() : undefined;
 }
 
 const limit = fc.integer({ min: 1, max: 12 });
@@ -79,7 +99,14 @@ export const gcraRule = fc.record(
   { requiredKeys: ['algorithm', 'limit', 'periodMs'] },
 );
 
-export const ruleArbitraries: Record<string, fc.Arbitrary<RuleSpec>> = {
+export const concurrencyRule = fc.record({
+  algorithm: fc.constant('concurrency' as const),
+  limit,
+  leaseTtlMs: windowMs,
+});
+
+/** The rate rules, which a reservation charges and settles. */
+export const rateRuleArbitraries: Record<string, fc.Arbitrary<RuleSpec>> = {
   token_bucket: tokenBucketRule,
   leaky_bucket: leakyBucketRule,
   fixed_window: fixedWindowRule,
@@ -87,6 +114,10 @@ export const ruleArbitraries: Record<string, fc.Arbitrary<RuleSpec>> = {
   sliding_window_log: slidingLogRule,
   sliding_window_counter: slidingCounterRule,
   gcra: gcraRule,
+};
+export const ruleArbitraries: Record<string, fc.Arbitrary<AnyRuleSpec>> = {
+  ...rateRuleArbitraries,
+  concurrency: concurrencyRule,
 };
 export const anyRule = fc.oneof(...Object.values(ruleArbitraries));
 
@@ -105,14 +136,9 @@ export const startUs = fc.oneof(
 );
 
 /** Steps of time (>= 0, often 0 or tiny, sometimes several windows) and costs around the limit. */
-export function steps(rule: RuleSpec, maxLength = 40) {
+export function steps(rule: AnyRuleSpec, maxLength = 40) {
   const horizon = horizonUs(rule);
-  const capacity =
-    rule.algorithm === 'token_bucket' || rule.algorithm === 'leaky_bucket'
-      ? rule.capacity
-      : rule.algorithm === 'gcra'
-        ? (rule.burst ?? rule.limit)
-        : rule.limit;
+  const capacity = capacityOf(rule);
   return fc.array(
     fc.record({
       dtUs: fc.oneof(

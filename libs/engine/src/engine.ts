@@ -16,11 +16,11 @@ import {
 } from '@sluice/algorithms';
 import {
   CANDIDATE_KEY_PREFIX,
-  hashApiKey,
   NAME_PATTERN,
   type ApiKeyRecord,
   type ApiKeyScope,
   type CompiledOverride,
+  type CompiledPolicy,
   type CompiledRule,
   type FieldIssue,
 } from '@sluice/policy';
@@ -41,11 +41,10 @@ import {
   type PolicyCacheTuning,
 } from './policy-cache';
 import { RedisClock } from './redis-clock';
-import { ruleWindow } from './rule-window';
+import { ruleWindow, type RuleWindow } from './rule-window';
 import type {
   CheckRequest,
   CheckResult,
-  DecisionReason,
   DecisionRecorder,
   InspectRequest,
   RuleResult,
@@ -92,19 +91,16 @@ export interface DecisionEngineOptions {
 interface PlannedRule {
   name: string;
   rule: RuleSpec;
-  candidate: boolean;
+  /** Quota and window when they never change (every rule but a calendar window). */
+  window: RuleWindow | undefined;
 }
 
 /** A policy's rules with one override (or none) applied, validated once for every request. */
 interface PreparedPlan {
-  rules: PlannedRule[];
+  live: PlannedRule[];
+  candidates: PlannedRule[];
+  /** The live rules, then the candidates: the order of the decision's rules. */
   set: PreparedRuleSet;
-}
-
-interface Plan extends PreparedPlan {
-  identifier: string;
-  cost: number;
-  override: CompiledOverride | undefined;
 }
 
 /** What every result of one request shares. */
@@ -113,6 +109,12 @@ interface Subject {
   identifier: string;
   at: number;
   cached: CachedPolicy;
+  override: CompiledOverride | undefined;
+}
+
+interface Resolved {
+  tenant: CachedTenant;
+  policy: CachedPolicy;
 }
 
 const TIMEOUT = Symbol('timeout');
@@ -207,17 +209,27 @@ export class DecisionEngine {
    * unknown, revoked or expired, `UnavailableError` (503) when it is not cached and Redis fails.
    */
   async authenticate(secret: string | undefined): Promise<ApiKeyRecord> {
-    if (secret === undefined || secret === '') throw new AuthenticationError('missing');
-    if (typeof secret !== 'string' || secret.length > MAX_SECRET_LENGTH) {
-      throw new AuthenticationError('invalid');
-    }
+    const valid = checkSecret(secret);
     let record: ApiKeyRecord | undefined;
     try {
-      record = await this.cache.apiKey(hashApiKey(secret));
+      record = await this.cache.apiKeyBySecret(valid);
     } catch (error) {
       throw new UnavailableError('The API key could not be verified right now.', error);
     }
     if (!record) throw new AuthenticationError('invalid');
+    return this.unexpired(record);
+  }
+
+  /**
+   * `authenticate` without waiting, when the key's record is cached; undefined when Redis must
+   * be asked (call `authenticate`). Throws as `authenticate` does.
+   */
+  authenticateCached(secret: string | undefined): ApiKeyRecord | undefined {
+    const record = this.cache.cachedApiKeyBySecret(checkSecret(secret));
+    return record && this.unexpired(record);
+  }
+
+  private unexpired(record: ApiKeyRecord): ApiKeyRecord {
     if (record.expiresAt !== undefined && record.expiresAt <= this.clock()) {
       throw new AuthenticationError('expired');
     }
@@ -229,31 +241,37 @@ export class DecisionEngine {
    * denial). Throws `InputError`, `ForbiddenError`, `PolicyNotFoundError` or `UnavailableError`.
    */
   async check(request: CheckRequest): Promise<CheckResult> {
-    const identifier = request.identifier;
+    const { key, identifier } = request;
     const cost = request.cost ?? 1;
     const dryRun = request.dryRun ?? false;
     checkInput(request, true);
-    const { tenant, policy } = await this.resolve(request.key, request.policy, 'check');
+    const { tenant, policy } =
+      this.resolveCached(key, request.policy, 'check') ??
+      (await this.resolve(key, request.policy, 'check'));
+    const at = this.clock();
     const subject: Subject = {
       policyName: request.policy,
       identifier,
-      at: this.clock(),
+      at,
       cached: policy,
+      override: undefined,
     };
     let result: CheckResult;
     let candidateDenied = false;
     if (tenant.tenant.status === 'suspended') {
-      result = bareResult(subject, 'suspended', undefined);
+      result = bareResult(subject, 'suspended');
     } else {
-      const plan = this.plan(tenant, policy, identifier, cost, subject.at);
-      const decision = await this.decideInRedis(plan, dryRun, policy.policy.redisTimeoutMs);
+      subject.override = matchOverride(policy.overrides, identifier, at);
+      const plan = this.preparedPlan(tenant, policy, subject.override);
+      const pending = this.decideInRedis(plan.set, identifier, cost, dryRun, policy.policy);
+      const decision = pending && (await pending);
       if (decision) {
         result = buildResult(subject, plan, decision, 'redis');
         candidateDenied = !decision.candidatesAllowed;
       } else if (policy.policy.mode === 'shadow' || policy.policy.failMode === 'open') {
-        result = bareResult(subject, 'fail-open', plan.override);
+        result = bareResult(subject, 'fail-open');
       } else if (policy.policy.failMode === 'closed') {
-        result = bareResult(subject, 'fail-closed', plan.override);
+        result = bareResult(subject, 'fail-closed');
       } else {
         const local = this.local.checkPrepared(plan.set, identifier, cost, { dryRun });
         result = buildResult(subject, plan, local, 'local');
@@ -264,13 +282,13 @@ export class DecisionEngine {
       this.recorder.record({
         tenantId: tenant.tenant.tenantId,
         policy: request.policy,
-        keyId: request.key.id,
-        at: subject.at,
+        keyId: key.id,
+        at,
         identifier,
         allowed: result.allowed,
         reason: result.reason,
-        ...(result.deniedBy === undefined ? {} : { deniedBy: result.deniedBy }),
-        ...(result.overrideId === undefined ? {} : { overrideId: result.overrideId }),
+        deniedBy: result.deniedBy,
+        overrideId: result.overrideId,
         cost,
         shadowDenied: result.shadowDenied ?? false,
         candidateDenied,
@@ -287,14 +305,17 @@ export class DecisionEngine {
   async inspect(request: InspectRequest): Promise<CheckResult> {
     checkInput(request, false);
     const { tenant, policy } = await this.resolve(request.key, request.policy, 'check');
+    const at = this.clock();
+    const override = matchOverride(policy.overrides, request.identifier, at);
     const subject: Subject = {
       policyName: request.policy,
       identifier: request.identifier,
-      at: this.clock(),
+      at,
       cached: policy,
+      override,
     };
-    const plan = this.plan(tenant, policy, request.identifier, 0, subject.at);
-    const decision = await this.decideInRedis(plan, true, policy.policy.redisTimeoutMs);
+    const plan = this.preparedPlan(tenant, policy, override);
+    const decision = await this.decideInRedis(plan.set, request.identifier, 0, true, policy.policy);
     if (!decision) throw new UnavailableError('The limits could not be read from Redis right now.');
     const result = buildResult(subject, plan, decision, 'redis');
     if (tenant.tenant.status !== 'suspended') return result;
@@ -309,8 +330,9 @@ export class DecisionEngine {
   async reset(request: InspectRequest): Promise<{ deleted: number }> {
     checkInput(request, false);
     const { tenant, policy } = await this.resolve(request.key, request.policy, 'admin');
-    const plan = this.plan(tenant, policy, request.identifier, 0, this.clock());
-    const keys = ruleSetKeys(plan.set, plan.identifier);
+    const override = matchOverride(policy.overrides, request.identifier, this.clock());
+    const plan = this.preparedPlan(tenant, policy, override);
+    const keys = ruleSetKeys(plan.set, request.identifier);
     try {
       const deleted = await raceTimeout(this.redis.del(...keys), policy.policy.redisTimeoutMs);
       if (deleted === TIMEOUT) throw new Error('Redis did not answer in time');
@@ -320,38 +342,23 @@ export class DecisionEngine {
     }
   }
 
-  private async resolve(
-    key: ApiKeyRecord,
-    name: string,
-    scope: ApiKeyScope,
-  ): Promise<{ tenant: CachedTenant; policy: CachedPolicy }> {
-    if (!key.scopes.includes(scope) && !key.scopes.includes('admin')) {
-      throw new ForbiddenError(`This API key lacks the ${scope} scope.`);
-    }
+  /** `resolve` from the cache alone; undefined when the tenant must be read first. */
+  private resolveCached(key: ApiKeyRecord, name: string, scope: ApiKeyScope): Resolved | undefined {
+    checkScope(key, scope);
+    const tenant = this.cache.cachedTenant(key.tenantId);
+    return tenant && pickPolicy(tenant, key, name);
+  }
+
+  private async resolve(key: ApiKeyRecord, name: string, scope: ApiKeyScope): Promise<Resolved> {
+    checkScope(key, scope);
     let tenant: CachedTenant | undefined;
     try {
       tenant = await this.cache.tenant(key.tenantId);
     } catch (error) {
       throw new UnavailableError('The policy could not be read right now.', error);
     }
-    const policy = tenant?.policies.get(name);
-    if (!tenant || !policy) throw new PolicyNotFoundError(name);
-    if (key.policies !== null && !key.policies.includes(name)) {
-      throw new ForbiddenError(`This API key may not use policy ${JSON.stringify(name)}.`);
-    }
-    return { tenant, policy };
-  }
-
-  /** The rules that apply to this identifier now (its override merged). */
-  private plan(
-    tenant: CachedTenant,
-    cached: CachedPolicy,
-    identifier: string,
-    cost: number,
-    at: number,
-  ): Plan {
-    const override = matchOverride(cached.overrides, identifier, at);
-    return { ...this.preparedPlan(tenant, cached, override), identifier, cost, override };
+    if (!tenant) throw new PolicyNotFoundError(name);
+    return pickPolicy(tenant, key, name);
   }
 
   /**
@@ -372,25 +379,26 @@ export class DecisionEngine {
     const known = plans.get(id);
     if (known) return known;
     const { policy } = cached;
-    const planned = (candidate: boolean) => (compiled: CompiledRule) => ({
-      name: compiled.name,
-      rule: override?.rules[compiled.name] ?? compiled.rule,
-      candidate,
-    });
-    const rules = [
-      ...policy.rules.map(planned(false)),
-      ...policy.candidateRules.map(planned(true)),
-    ];
+    const planned = (compiled: CompiledRule): PlannedRule => {
+      const rule = override?.rules[compiled.name] ?? compiled.rule;
+      const calendar = rule.algorithm === 'fixed_window' && rule.calendar !== undefined;
+      return { name: compiled.name, rule, window: calendar ? undefined : ruleWindow(rule, 0) };
+    };
+    const live = policy.rules.map(planned);
+    const candidates = policy.candidateRules.map(planned);
     const set = prepareRuleSet({
       prefix: this.rulePrefix,
       scope: `${tenant.tenant.tenantId}.${policy.id}`,
-      rules: rules.map(({ name, rule, candidate }) => ({
-        name: candidate ? CANDIDATE_KEY_PREFIX + name : name,
-        rule,
-        candidate,
-      })),
+      rules: [
+        ...live.map(({ name, rule }) => ({ name, rule, candidate: false })),
+        ...candidates.map(({ name, rule }) => ({
+          name: CANDIDATE_KEY_PREFIX + name,
+          rule,
+          candidate: true,
+        })),
+      ],
     });
-    const plan = { rules, set };
+    const plan = { live, candidates, set };
     plans.set(id, plan);
     return plan;
   }
@@ -403,32 +411,46 @@ export class DecisionEngine {
    * it (queued behind a slow command, a pause) charges nothing. Left open: a script that started
    * in time but whose reply comes back late, within the clock estimate's error.
    */
-  private async decideInRedis(
-    plan: Plan,
+  private decideInRedis(
+    set: PreparedRuleSet,
+    identifier: string,
+    cost: number,
     dryRun: boolean,
-    timeoutMs: number,
-  ): Promise<CompositeDecision | undefined> {
+    { redisTimeoutMs }: CompiledPolicy,
+  ): Promise<CompositeDecision | undefined> | undefined {
     if (this.redis.status !== 'ready' || !this.breaker.tryAcquire()) return undefined;
-    try {
-      const deadline = this.redisClock.now() + timeoutMs;
-      const decision = await raceTimeout(
-        checkPrepared(this.redis, plan.set, plan.identifier, plan.cost, { dryRun, deadline }),
-        timeoutMs,
-      );
-      if (decision === TIMEOUT) {
+    const deadline = this.redisClock.now() + redisTimeoutMs;
+    const call = checkPrepared(this.redis, set, identifier, cost, { dryRun, deadline });
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      // what arrives after the timeout (a reply or an error) is ignored
+      const timer = setTimeout(() => {
+        settled = true;
         this.breaker.failure();
-        this.onError(new Error(`Redis did not answer the check within ${timeoutMs} ms`));
-        return undefined;
-      }
-      this.breaker.success();
-      return decision;
-    } catch (error) {
-      // a compiled policy always passes validation: this is a bug, not a Redis failure
-      if (error instanceof AlgorithmInputError) throw error;
-      this.breaker.failure();
-      this.onError(error);
-      return undefined;
-    }
+        this.onError(new Error(`Redis did not answer the check within ${redisTimeoutMs} ms`));
+        resolve(undefined);
+      }, redisTimeoutMs);
+      call.then(
+        (decision) => {
+          if (settled) return;
+          clearTimeout(timer);
+          this.breaker.success();
+          resolve(decision);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          clearTimeout(timer);
+          // a compiled policy always passes validation: this is a bug, not a Redis failure
+          if (error instanceof AlgorithmInputError) {
+            reject(error);
+            return;
+          }
+          this.breaker.failure();
+          this.onError(error);
+          resolve(undefined);
+        },
+      );
+    });
   }
 }
 
@@ -476,54 +498,84 @@ async function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | type
   }
 }
 
-function ruleResult(planned: PlannedRule, decision: RuleDecision, at: number): RuleResult {
-  return {
+/** The bearer secret, if it can be one; `AuthenticationError` when missing or implausible. */
+function checkSecret(secret: string | undefined): string {
+  if (secret === undefined || secret === '') throw new AuthenticationError('missing');
+  if (typeof secret !== 'string' || secret.length > MAX_SECRET_LENGTH) {
+    throw new AuthenticationError('invalid');
+  }
+  return secret;
+}
+
+function checkScope(key: ApiKeyRecord, scope: ApiKeyScope): void {
+  if (!key.scopes.includes(scope) && !key.scopes.includes('admin')) {
+    throw new ForbiddenError(`This API key lacks the ${scope} scope.`);
+  }
+}
+
+function pickPolicy(tenant: CachedTenant, key: ApiKeyRecord, name: string): Resolved {
+  const policy = tenant.policies.get(name);
+  if (!policy) throw new PolicyNotFoundError(name);
+  if (key.policies !== null && !key.policies.includes(name)) {
+    throw new ForbiddenError(`This API key may not use policy ${JSON.stringify(name)}.`);
+  }
+  return { tenant, policy };
+}
+
+function ruleResult(
+  planned: PlannedRule,
+  decision: RuleDecision | undefined,
+  at: number,
+): RuleResult {
+  if (!decision) throw new Error(`no decision for rule ${planned.name}`);
+  const { rule } = planned;
+  const window = planned.window ?? ruleWindow(rule, at);
+  const result: RuleResult = {
     name: planned.name,
-    algorithm: planned.rule.algorithm,
+    algorithm: rule.algorithm,
     allowed: decision.allowed,
     limit: decision.limit,
     remaining: decision.remaining,
     resetAt: decision.resetAt,
     retryAfterMs: decision.retryAfter,
-    ...(planned.rule.algorithm === 'leaky_bucket' ? { delayMs: decision.delayMs } : {}),
-    ...ruleWindow(planned.rule, at),
+    quota: window.quota,
+    windowMs: window.windowMs,
   };
+  if (rule.algorithm === 'leaky_bucket') result.delayMs = decision.delayMs;
+  if (window.calendarUnit !== undefined) result.calendarUnit = window.calendarUnit;
+  return result;
 }
 
-/** The denying rule (longest retry, never-passing first), else the least remaining share. */
-function headline(rules: readonly RuleResult[], allowed: boolean): RuleResult | undefined {
-  let best: RuleResult | undefined;
-  for (const rule of rules) {
-    if (allowed) {
-      if (!best || rule.remaining / rule.limit < best.remaining / best.limit) best = rule;
-    } else if (!rule.allowed) {
-      const wait = (r: RuleResult) => (r.retryAfterMs === RETRY_NEVER ? Infinity : r.retryAfterMs);
-      if (!best || wait(rule) > wait(best)) best = rule;
-    }
-  }
-  return best;
+const wait = (rule: RuleResult) =>
+  rule.retryAfterMs === RETRY_NEVER ? Infinity : rule.retryAfterMs;
+
+/**
+ * Whether `rule` heads the answer rather than `best`: when allowed, the least remaining share;
+ * when denied, the denied rule with the longest wait (never-passing first). The first wins ties.
+ */
+function heads(rule: RuleResult, best: RuleResult | undefined, allowed: boolean): boolean {
+  if (allowed) return !best || rule.remaining / rule.limit < best.remaining / best.limit;
+  return !rule.allowed && (!best || wait(rule) > wait(best));
 }
 
 function buildResult(
-  { policyName, identifier, at, cached }: Subject,
-  plan: Plan,
+  { policyName, identifier, at, cached, override }: Subject,
+  plan: PreparedPlan,
   decision: CompositeDecision,
   source: 'redis' | 'local',
 ): CheckResult {
-  const results = plan.rules.map((planned, i) => {
-    const ruleDecision = decision.rules[i];
-    if (!ruleDecision) throw new Error(`no decision for rule ${planned.name}`);
-    return ruleResult(planned, ruleDecision, at);
-  });
-  const live = results.filter((_, i) => !plan.rules[i]?.candidate);
-  const candidates = results.filter((_, i) => plan.rules[i]?.candidate);
+  const rules: RuleResult[] = [];
+  let top: RuleResult | undefined;
+  let delayMs: number | undefined;
+  for (let i = 0; i < plan.live.length; i++) {
+    const rule = ruleResult(plan.live[i] as PlannedRule, decision.rules[i], at);
+    rules.push(rule);
+    if (heads(rule, top, decision.allowed)) top = rule;
+    if (rule.delayMs !== undefined) delayMs = Math.max(delayMs ?? 0, rule.delayMs);
+  }
   const shadow = cached.policy.mode === 'shadow';
-  const top = headline(live, decision.allowed);
-  const reason: DecisionReason =
-    source === 'local' ? 'local' : decision.allowed ? 'allowed' : shadow ? 'shadow' : 'rule';
-  const delays = live.flatMap((rule) => (rule.delayMs === undefined ? [] : [rule.delayMs]));
   const allowed = decision.allowed || shadow;
-  return {
+  const result: CheckResult = {
     allowed,
     policy: policyName,
     identifier,
@@ -531,25 +583,31 @@ function buildResult(
     remaining: top?.remaining ?? 0,
     resetAt: top?.resetAt ?? at,
     retryAfterMs: allowed ? 0 : decision.retryAfter,
-    ...(delays.length > 0 ? { delayMs: Math.max(...delays) } : {}),
-    rules: live,
-    ...(decision.allowed ? {} : { deniedBy: top?.name }),
-    reason,
-    ...(plan.override ? { overrideId: plan.override.id } : {}),
-    ...(shadow ? { shadowDenied: !decision.allowed } : {}),
-    ...(candidates.length > 0 ? { candidates } : {}),
+    rules,
+    reason:
+      source === 'local' ? 'local' : decision.allowed ? 'allowed' : shadow ? 'shadow' : 'rule',
     at,
   };
+  if (delayMs !== undefined) result.delayMs = delayMs;
+  if (!decision.allowed) result.deniedBy = top?.name;
+  if (override) result.overrideId = override.id;
+  if (shadow) result.shadowDenied = !decision.allowed;
+  if (plan.candidates.length > 0) {
+    const offset = plan.live.length;
+    result.candidates = plan.candidates.map((planned, i) =>
+      ruleResult(planned, decision.rules[offset + i], at),
+    );
+  }
+  return result;
 }
 
 /** A decision without rule figures: suspended, fail-open, fail-closed. */
 function bareResult(
-  { policyName, identifier, at, cached }: Subject,
+  { policyName, identifier, at, cached, override }: Subject,
   reason: 'suspended' | 'fail-open' | 'fail-closed',
-  override: CompiledOverride | undefined,
 ): CheckResult {
   const allowed = reason === 'fail-open';
-  return {
+  const result: CheckResult = {
     allowed,
     policy: policyName,
     identifier,
@@ -559,8 +617,9 @@ function bareResult(
     retryAfterMs: allowed ? 0 : reason === 'suspended' ? RETRY_NEVER : FAIL_CLOSED_RETRY_MS,
     rules: [],
     reason,
-    ...(override ? { overrideId: override.id } : {}),
-    ...(cached.policy.mode === 'shadow' ? { shadowDenied: false } : {}),
     at,
   };
+  if (override) result.overrideId = override.id;
+  if (cached.policy.mode === 'shadow') result.shadowDenied = false;
+  return result;
 }

@@ -1,5 +1,5 @@
 import { RETRY_NEVER } from '@sluice/algorithms';
-import { parseItem, parseList } from 'structured-headers';
+import { parseItem, parseList, serializeList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { problemForDenial, rateLimitHeaders } from './headers';
 import type { CheckResult, RuleResult } from './types';
@@ -106,6 +106,34 @@ describe('rateLimitHeaders', () => {
     expect(parsed(headers['RateLimit-Policy'])).toEqual([['per-minute', { q: 100, w: 4 }]]);
     expect(parsed(headers['RateLimit'])).toEqual([['per-minute', { r: 0, t: 1 }]]);
     expect(Number(parseItem(headers['Retry-After']!)[0])).toBe(2);
+  });
+
+  it('serializes exactly as the RFC 8941 library does, a fractional quota and quoting included', () => {
+    const rules = [
+      rule({ name: 'burst', quota: 2.5, windowMs: 1000 }),
+      rule({ name: 'quote"d', quota: 100, windowMs: 60_000, remaining: 7 }),
+    ];
+    const headers = rateLimitHeaders(result({ rules }));
+    const byLibrary = (a: string, b: string, values: (r: RuleResult) => [number, number]) =>
+      serializeList(
+        rules.map((r) => {
+          const [x, y] = values(r);
+          return [
+            r.name,
+            new Map([
+              [a, x],
+              [b, y],
+            ]),
+          ];
+        }),
+      );
+    expect(headers['RateLimit-Policy']).toBe(
+      byLibrary('q', 'w', (r) => [r.quota, Math.ceil(r.windowMs / 1000)]),
+    );
+    expect(headers['RateLimit-Policy']).toBe('"burst";q=2.5;w=1, "quote\\"d";q=100;w=60');
+    expect(headers['RateLimit']).toBe(
+      byLibrary('r', 't', (r) => [r.remaining, Math.ceil((r.resetAt - at) / 1000)]),
+    );
   });
 
   it('gives Retry-After only when denied and a retry can pass', () => {

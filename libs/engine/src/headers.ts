@@ -1,9 +1,65 @@
 import { RETRY_NEVER } from '@sluice/algorithms';
-import { serializeList } from 'structured-headers';
+import { serializeItem, serializeList } from 'structured-headers';
 import { PROBLEM_BASE, type ProblemDetails } from './errors';
 import type { CheckResult, RuleResult } from './types';
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
+
+/** RFC 8941 §3.3.1: an Integer has at most 15 digits. */
+const MAX_SF_INTEGER = 999_999_999_999_999;
+/** Rule names are few (a policy's names), but not trusted to be: the memo is bounded. */
+const MAX_NAME_ITEMS = 10_000;
+const nameItems = new Map<string, string>();
+
+/** A rule name as an RFC 8941 String (`"burst"`), serialized by the library once per name. */
+function nameItem(name: string): string {
+  let item = nameItems.get(name);
+  if (item === undefined) {
+    if (nameItems.size >= MAX_NAME_ITEMS) nameItems.clear();
+    item = serializeItem(name);
+    nameItems.set(name, item);
+  }
+  return item;
+}
+
+const isSfInteger = (value: number) => Number.isInteger(value) && Math.abs(value) <= MAX_SF_INTEGER;
+
+/**
+ * A draft-11 list field: one `"<rule>";<a>=<integer>;<b>=<integer>` item per rule. The names are
+ * the library's serialization (memoized: the costly part, quoting and escaping), the integers
+ * their decimal form, which is all RFC 8941 makes of an Integer; anything else (a fractional
+ * quota) is left to the library, which serializes or refuses it.
+ */
+function listField(
+  rules: readonly RuleResult[],
+  a: string,
+  first: (rule: RuleResult) => number,
+  b: string,
+  second: (rule: RuleResult) => number,
+): string {
+  let field = '';
+  for (const rule of rules) {
+    const x = first(rule);
+    const y = second(rule);
+    if (!isSfInteger(x) || !isSfInteger(y)) {
+      return serializeList(
+        rules.map((member) => [
+          member.name,
+          new Map([
+            [a, first(member)],
+            [b, second(member)],
+          ]),
+        ]),
+      );
+    }
+    field += `${field === '' ? '' : ', '}${nameItem(rule.name)};${a}=${x};${b}=${y}`;
+  }
+  return field;
+}
+
+const quota = (rule: RuleResult) => rule.quota;
+const windowSeconds = (rule: RuleResult) => seconds(rule.windowMs);
+const remaining = (rule: RuleResult) => Math.max(0, rule.remaining);
 
 /**
  * The rate-limit headers of an answer: `X-RateLimit-Limit`, `-Remaining` (never below 0) and
@@ -18,23 +74,9 @@ export function rateLimitHeaders(result: CheckResult): Record<string, string> {
     headers['X-RateLimit-Limit'] = String(result.limit);
     headers['X-RateLimit-Remaining'] = String(Math.max(0, result.remaining));
     headers['X-RateLimit-Reset'] = String(seconds(result.resetAt));
-    headers['RateLimit-Policy'] = serializeList(
-      result.rules.map((rule) => [
-        rule.name,
-        new Map([
-          ['q', rule.quota],
-          ['w', seconds(rule.windowMs)],
-        ]),
-      ]),
-    );
-    headers['RateLimit'] = serializeList(
-      result.rules.map((rule) => [
-        rule.name,
-        new Map([
-          ['r', Math.max(0, rule.remaining)],
-          ['t', Math.max(0, seconds(rule.resetAt - result.at))],
-        ]),
-      ]),
+    headers['RateLimit-Policy'] = listField(result.rules, 'q', quota, 'w', windowSeconds);
+    headers['RateLimit'] = listField(result.rules, 'r', remaining, 't', (rule) =>
+      Math.max(0, seconds(rule.resetAt - result.at)),
     );
   }
   if (!result.allowed && result.retryAfterMs > 0) {

@@ -19,9 +19,11 @@ export { problemForDenial, rateLimitHeaders } from './headers';
 export { indexOverrides, matchOverride, type OverrideIndex } from './overrides';
 export {
   PolicyCache,
+  type CacheCounters,
   type CachedPolicy,
   type CachedTenant,
   type PolicyCacheOptions,
+  type PolicyCacheStats,
   type PolicyCacheTuning,
 } from './policy-cache';
 export { RedisClock } from './redis-clock';

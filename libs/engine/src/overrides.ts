@@ -33,16 +33,15 @@ export function matchOverride(
   identifier: string,
   now: number,
 ): CompiledOverride | undefined {
-  const live = (override: CompiledOverride | undefined) =>
-    override && (override.expiresAt === undefined || override.expiresAt > now)
-      ? override
-      : undefined;
-  const exact = live(index.exact.get(identifier));
-  if (exact) return exact;
+  const exact = index.exact.get(identifier);
+  if (exact && live(exact, now)) return exact;
   for (const [length, prefixes] of index.prefixes) {
     if (length > identifier.length) continue;
-    const match = live(prefixes.get(identifier.slice(0, length)));
-    if (match) return match;
+    const match = prefixes.get(identifier.slice(0, length));
+    if (match && live(match, now)) return match;
   }
   return undefined;
 }
+
+const live = (override: CompiledOverride, now: number) =>
+  override.expiresAt === undefined || override.expiresAt > now;

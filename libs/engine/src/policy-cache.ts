@@ -1,5 +1,6 @@
 import type { RedisLike } from '@sluice/algorithms';
 import {
+  hashApiKey,
   readApiKey,
   readTenant,
   readTenantVersions,
@@ -55,13 +56,46 @@ interface Entry<T> {
 interface KeyEntry extends Entry<ApiKeyRecord | undefined> {
   /** Negative entries only: when the key may be asked again. */
   expiresAt?: number;
+  /** The secret that last authenticated with this record: forgotten with the entry. */
+  secret?: string;
 }
+
+/** One cache's counters since the process started (and its size now). */
+export interface CacheCounters {
+  /** Lookups answered from memory (a known absence included). */
+  hits: number;
+  /** Lookups that waited for a read from Redis (started or already in flight). */
+  misses: number;
+  /** Reads from Redis that fill the cache: misses, and refreshes after an invalidation. */
+  loads: number;
+  /** Entries dropped or refreshed because a change message said so. */
+  invalidatedByMessage: number;
+  /** Entries dropped or refreshed because a re-check found them changed (a lost message). */
+  invalidatedByRecheck: number;
+  /** Entries held now. */
+  entries: number;
+}
+
+/** What `PolicyCache.stats()` reports, for metrics. */
+export interface PolicyCacheStats {
+  tenants: CacheCounters;
+  keys: CacheCounters;
+}
+
+const zeroCounters = (): Omit<CacheCounters, 'entries'> => ({
+  hits: 0,
+  misses: 0,
+  loads: 0,
+  invalidatedByMessage: 0,
+  invalidatedByRecheck: 0,
+});
 
 /**
  * Tenants and API keys in process, filled from Redis on a miss with one read however many
  * checks miss at once, invalidated by the change channel and re-validated in the background
  * (versions for tenants, records for keys) in case a message was lost. A warm lookup is a Map
- * read: no Redis call.
+ * read: no Redis call, and for a key asked by its secret, no hashing either (the secret is kept
+ * beside its cached record, and forgotten with it: revoked, expired, idle or evicted).
  */
 export class PolicyCache {
   private readonly redis: RedisLike;
@@ -79,6 +113,10 @@ export class PolicyCache {
   private readonly tenantLoads = new Map<string, Promise<CachedTenant | undefined>>();
   private readonly keys = new Map<string, KeyEntry>();
   private readonly keyLoads = new Map<string, Promise<ApiKeyRecord | undefined>>();
+  /** Secret → hash, for the keys in `keys` with a record (see `KeyEntry.secret`). */
+  private readonly hashBySecret = new Map<string, string>();
+  private readonly tenantCounters = zeroCounters();
+  private readonly keyCounters = zeroCounters();
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => Promise<void>) | undefined;
   private readonly onReconnect = () => {
@@ -129,10 +167,21 @@ export class PolicyCache {
   tenant(tenantId: string): Promise<CachedTenant | undefined> {
     const entry = this.tenants.get(tenantId);
     if (entry) {
+      this.tenantCounters.hits += 1;
       entry.usedAt = this.clock();
       return Promise.resolve(entry.value);
     }
+    this.tenantCounters.misses += 1;
     return this.loadTenant(tenantId);
+  }
+
+  /** `tenant()` without waiting, when it is cached with policies; else undefined (ask `tenant`). */
+  cachedTenant(tenantId: string): CachedTenant | undefined {
+    const entry = this.tenants.get(tenantId);
+    if (!entry?.value) return undefined;
+    this.tenantCounters.hits += 1;
+    entry.usedAt = this.clock();
+    return entry.value;
   }
 
   /** The key's record by its SHA-256 hex, undefined when unknown or revoked. */
@@ -140,10 +189,48 @@ export class PolicyCache {
     const entry = this.keys.get(hash);
     const now = this.clock();
     if (entry && (entry.expiresAt === undefined || entry.expiresAt > now)) {
+      this.keyCounters.hits += 1;
       entry.usedAt = now;
       return Promise.resolve(entry.value);
     }
+    this.keyCounters.misses += 1;
     return this.loadKey(hash);
+  }
+
+  /** `apiKey()` of a bearer secret: hashed unless its record is cached. */
+  async apiKeyBySecret(secret: string): Promise<ApiKeyRecord | undefined> {
+    const cached = this.cachedApiKeyBySecret(secret);
+    if (cached) return cached;
+    const hash = hashApiKey(secret);
+    const record = await this.apiKey(hash);
+    const entry = this.keys.get(hash);
+    // the entry a load cached (not one it was superseded by an invalidation before caching)
+    if (record && entry?.value === record && entry.secret === undefined) {
+      entry.secret = secret;
+      this.hashBySecret.set(secret, hash);
+    }
+    return record;
+  }
+
+  /**
+   * `apiKeyBySecret()` without waiting or hashing, when the key's record is cached and was
+   * looked up by this secret before; else undefined (ask `apiKeyBySecret`).
+   */
+  cachedApiKeyBySecret(secret: string): ApiKeyRecord | undefined {
+    const hash = this.hashBySecret.get(secret);
+    const entry = hash === undefined ? undefined : this.keys.get(hash);
+    // records are positive entries, which do not expire (the record's own expiry is the caller's)
+    if (!entry?.value) return undefined;
+    this.keyCounters.hits += 1;
+    entry.usedAt = this.clock();
+    return entry.value;
+  }
+
+  stats(): PolicyCacheStats {
+    return {
+      tenants: { ...this.tenantCounters, entries: this.tenants.size },
+      keys: { ...this.keyCounters, entries: this.keys.size },
+    };
   }
 
   /** Re-reads the version of every cached tenant and refreshes those that changed. */
@@ -158,7 +245,10 @@ export class PolicyCache {
       const versions = await readTenantVersions(this.redis, this.prefix, ids);
       for (const [id, version] of versions) {
         const cached = this.tenants.get(id);
-        if (cached && cached.value?.tenant.version !== version) this.refreshTenant(id);
+        if (cached && cached.value?.tenant.version !== version) {
+          this.tenantCounters.invalidatedByRecheck += 1;
+          this.refreshTenant(id);
+        }
       }
     } catch (error) {
       this.onError(error);
@@ -176,7 +266,7 @@ export class PolicyCache {
       const cached: [string, ApiKeyRecord][] = [];
       for (const [hash, entry] of this.keys) {
         if (entry.usedAt < now - this.idleMs || (entry.expiresAt ?? Infinity) <= now) {
-          this.keys.delete(hash);
+          this.dropKey(hash);
         } else if (entry.value) cached.push([hash, entry.value]);
       }
       await Promise.all(
@@ -192,8 +282,13 @@ export class PolicyCache {
           const entry = this.keys.get(hash);
           // a message may have replaced the entry meanwhile: only judge the record we read for
           if (entry?.value !== record) return;
-          if (!current) this.keys.delete(hash);
-          else if (JSON.stringify(current) !== JSON.stringify(record)) entry.value = current;
+          if (!current) {
+            this.keyCounters.invalidatedByRecheck += 1;
+            this.dropKey(hash);
+          } else if (JSON.stringify(current) !== JSON.stringify(record)) {
+            this.keyCounters.invalidatedByRecheck += 1;
+            entry.value = current;
+          }
         }),
       );
     } finally {
@@ -210,15 +305,16 @@ export class PolicyCache {
         const stale = cached
           ? (cached.value?.tenant.version ?? 0) < change.version
           : this.tenantLoads.has(change.tenantId);
+        if (cached && stale) this.tenantCounters.invalidatedByMessage += 1;
         if (stale) this.refreshTenant(change.tenantId);
         return;
       }
       case 'tenant-deleted':
-        this.tenants.delete(change.tenantId);
+        if (this.tenants.delete(change.tenantId)) this.tenantCounters.invalidatedByMessage += 1;
         this.tenantLoads.delete(change.tenantId);
         return;
       case 'api-key':
-        this.keys.delete(change.hash);
+        if (this.dropKey(change.hash)) this.keyCounters.invalidatedByMessage += 1;
         this.keyLoads.delete(change.hash);
         return;
     }
@@ -238,6 +334,7 @@ export class PolicyCache {
   private loadTenant(tenantId: string): Promise<CachedTenant | undefined> {
     const pending = this.tenantLoads.get(tenantId);
     if (pending) return pending;
+    this.tenantCounters.loads += 1;
     const load: Promise<CachedTenant | undefined> = readTenant(this.redis, this.prefix, tenantId)
       .then((tenant) => {
         const value = tenant && cacheTenant(tenant);
@@ -258,12 +355,13 @@ export class PolicyCache {
   private loadKey(hash: string): Promise<ApiKeyRecord | undefined> {
     const pending = this.keyLoads.get(hash);
     if (pending) return pending;
+    this.keyCounters.loads += 1;
     const load: Promise<ApiKeyRecord | undefined> = readApiKey(this.redis, this.prefix, hash)
       .then((record) => {
         if (this.keyLoads.get(hash) === load) {
           this.keyLoads.delete(hash);
           const now = this.clock();
-          this.keys.delete(hash);
+          this.dropKey(hash);
           this.keys.set(hash, {
             value: record,
             usedAt: now,
@@ -271,7 +369,7 @@ export class PolicyCache {
           });
           for (const oldest of this.keys.keys()) {
             if (this.keys.size <= this.maxKeys) break;
-            this.keys.delete(oldest);
+            this.dropKey(oldest);
           }
         }
         return record;
@@ -282,6 +380,14 @@ export class PolicyCache {
       });
     this.keyLoads.set(hash, load);
     return load;
+  }
+
+  /** Removes a key's entry and the secret kept with it; false when there was none. */
+  private dropKey(hash: string): boolean {
+    const entry = this.keys.get(hash);
+    if (!entry) return false;
+    if (entry.secret !== undefined) this.hashBySecret.delete(entry.secret);
+    return this.keys.delete(hash);
   }
 }
 

@@ -1,7 +1,7 @@
 import { apiKeyKey, deleteTenant, hashApiKey, putApiKey, revokeApiKey } from '@sluice/policy';
 import { createTestRedis, type TestRedis } from '@sluice/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthenticationError, PolicyNotFoundError } from '../src/index';
+import { AuthenticationError, PolicyNotFoundError, type CacheCounters } from '../src/index';
 import {
   apiKey,
   bucket,
@@ -255,5 +255,58 @@ describe('API key revocation', () => {
     );
     await setup.engine.cache.recheckKeys();
     expect((await setup.engine.authenticate(secret)).policies).toEqual(['web']);
+  });
+});
+
+describe('PolicyCache: stats', () => {
+  const counters = (over: Partial<CacheCounters> = {}): CacheCounters => ({
+    hits: 0,
+    misses: 0,
+    loads: 0,
+    invalidatedByMessage: 0,
+    invalidatedByRecheck: 0,
+    entries: 0,
+    ...over,
+  });
+
+  it('counts hits, misses and loads, one load however many lookups miss at once', async () => {
+    await publish(t, 'tnt_a', [policy('api')]);
+    const { secret } = await apiKey(t, 'tnt_a');
+    setup = await startEngine(t);
+    await Promise.all(Array.from({ length: 3 }, () => limitOf(secret)));
+    for (let i = 0; i < 4; i += 1) await limitOf(secret);
+
+    expect(setup.engine.cache.stats()).toEqual({
+      tenants: counters({ hits: 4, misses: 3, loads: 1, entries: 1 }),
+      keys: counters({ hits: 4, misses: 3, loads: 1, entries: 1 }),
+    });
+  });
+
+  it('counts invalidations by change message and by re-check apart', async () => {
+    await publish(t, 'tnt_a', [policy('api', { id: 'pol_api', rules: [bucket('burst', 5)] })]);
+    const first = await apiKey(t, 'tnt_a');
+    const second = await apiKey(t, 'tnt_a');
+    setup = await startEngine(t, {
+      cacheTuning: { tenantRecheckMs: 600_000, keyRecheckMs: 600_000 },
+    });
+    await limitOf(first.secret);
+    await limitOf(second.secret);
+
+    await publish(t, 'tnt_a', [policy('api', { id: 'pol_api', rules: [bucket('burst', 6)] })]);
+    await until(async () => (await limitOf(first.secret)) === 6);
+    await revokeApiKey(t.redis, t.prefix, first.secret);
+    await until(() => setup!.engine.cache.stats().keys.invalidatedByMessage === 1);
+    await publishSilently(t, 'tnt_a', 3, [
+      policy('api', { id: 'pol_api', rules: [bucket('burst', 7)] }),
+    ]);
+    await setup.engine.cache.recheckTenants();
+    await t.redis.del(apiKeyKey(t.prefix, hashApiKey(second.secret)));
+    await setup.engine.cache.recheckKeys();
+
+    const { tenants, keys } = setup.engine.cache.stats();
+    expect(tenants).toMatchObject({ invalidatedByMessage: 1, invalidatedByRecheck: 1 });
+    expect(keys).toMatchObject({ invalidatedByMessage: 1, invalidatedByRecheck: 1, entries: 0 });
+    // each invalidated tenant version was read again
+    await until(() => setup!.engine.cache.stats().tenants.loads === 3);
   });
 });

@@ -1,5 +1,5 @@
 import { ruleKey } from '@sluice/algorithms';
-import { createTestRedis, freePort, type TestRedis } from '@sluice/testing';
+import { createTestRedis, freePort, OwnRedisServer, type TestRedis } from '@sluice/testing';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -10,7 +10,6 @@ import {
   UnavailableError,
   type CheckResult,
 } from '../src/index';
-import { OwnRedisServer } from './redis-server';
 import {
   apiKey,
   bucket,
@@ -117,8 +116,9 @@ describe('fail modes with a redis-server stopped mid-test, and recovery', () => 
   let setup: EngineSetup;
 
   beforeEach(async () => {
-    server = await OwnRedisServer.create();
-    own = server.connections();
+    // its data survives the restart: the test checks nothing was charged meanwhile
+    server = await OwnRedisServer.create({ persist: true });
+    own = server.connections('engine-own');
     await publish(own, 'tnt_a', failModePolicies());
     setup = await startEngine(own, {}, (options) => own.connect(options));
   });
@@ -162,7 +162,7 @@ describe('a Redis slower than the policy timeout', () => {
 
   beforeEach(async () => {
     server = await OwnRedisServer.create();
-    own = server.connections();
+    own = server.connections('engine-own');
     await publish(own, 'tnt_a', [
       policy('open', { id: 'pol_open', redisTimeoutMs: 50, rules: [bucket('burst', 10)] }),
     ]);

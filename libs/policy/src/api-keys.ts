@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { RedisLike } from '@sluice/algorithms';
+import { createHash } from 'node:crypto';
+import { randomBase62, type RedisLike } from '@sluice/algorithms';
 import type { ChainableCommander } from 'ioredis';
 import { z } from 'zod';
 import { PolicyStoreError, PolicyValidationError } from './errors';
@@ -40,20 +40,12 @@ const apiKeyRecord = z.strictObject({
 });
 
 const SECRET_PREFIX = 'sk_live_';
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_CHARS = 32;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** `sk_live_` + 32 base62 characters from the CSPRNG (about 190 bits). */
 export function generateApiKeySecret(): string {
-  let out = '';
-  while (out.length < SECRET_CHARS) {
-    for (const byte of randomBytes(SECRET_CHARS)) {
-      // 248 = 4 * 62: bytes above it would make the first characters likelier
-      if (byte < 248 && out.length < SECRET_CHARS) out += BASE62[byte % 62];
-    }
-  }
-  return SECRET_PREFIX + out;
+  return SECRET_PREFIX + randomBase62(SECRET_CHARS);
 }
 
 /** SHA-256 hex of the secret's UTF-8 bytes: the only form of a key that is stored. */

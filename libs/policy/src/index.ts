@@ -9,6 +9,7 @@ export {
 } from './api-keys';
 export { subscribeChanges, type ChangeMessage, type SubscribeOptions } from './changes';
 export type {
+  CompiledConcurrencyRule,
   CompiledOverride,
   CompiledPolicy,
   CompiledRule,
@@ -16,6 +17,7 @@ export type {
   FailMode,
   OverrideMatch,
   PolicyMode,
+  ReservationSettings,
   TenantStatus,
   UnpublishedTenant,
 } from './compiled';
@@ -26,11 +28,12 @@ export {
   type FieldIssue,
 } from './errors';
 export { apiKeyKey, changesChannel, tenantKey } from './keys';
-export { ID_PATTERN, NAME_PATTERN, SLUG_PATTERN } from './names';
+export { fieldIssues, ID_PATTERN, NAME_PATTERN, SLUG_PATTERN } from './names';
 export {
   CANDIDATE_KEY_PREFIX,
   compileTenant,
   DEFAULT_REDIS_TIMEOUT_MS,
+  DEFAULT_RESERVATION_TTL_MS,
   MAX_OVERRIDES,
   MAX_POLICIES,
   type OverrideInput,

@@ -35,14 +35,17 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-/** zod issues as field issues; an unknown key is reported at its own path. */
-export function fieldIssues(error: z.ZodError): FieldIssue[] {
+/**
+ * zod issues as field issues, paths as `formatPath` writes them; an unknown key is reported at
+ * its own path, an issue with the whole input (not an object, say) at `root`.
+ */
+export function fieldIssues(error: z.ZodError, root = ''): FieldIssue[] {
   return error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => ({
           path: formatPath([...issue.path, key]),
           message: 'unknown field',
         }))
-      : [{ path: formatPath(issue.path), message: issue.message }],
+      : [{ path: formatPath(issue.path) || root, message: issue.message }],
   );
 }

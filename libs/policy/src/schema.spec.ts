@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PolicyValidationError, type FieldIssue } from './errors';
 import {
   compileTenant,
+  DEFAULT_RESERVATION_TTL_MS,
   MAX_OVERRIDES,
   MAX_POLICIES,
   type PolicyInput,
@@ -483,6 +484,133 @@ describe('compileTenant: overrides', () => {
       withOverride({ rules: { daily: { limit: 1 } }, reason: 'x'.repeat(501) }),
       `${at}.reason`,
       /500/,
+    );
+  });
+});
+
+describe('compileTenant: concurrency rules and reservations', () => {
+  const inflight = {
+    name: 'inflight',
+    algorithm: 'concurrency' as const,
+    limit: 5,
+    leaseTtlMs: 60_000,
+  };
+  const tokens = {
+    name: 'tokens',
+    algorithm: 'token_bucket' as const,
+    capacity: 100_000,
+    refillPerSecond: 100,
+  };
+  const compiledPolicy = (over: Partial<PolicyInput>) =>
+    compileTenant(tenant({ policies: [policy(over)] })).policies['api'];
+
+  it('keeps concurrency rules beside the rate rules, one all-or-nothing group, and the reservation TTL (default 10 min)', () => {
+    expect(compiledPolicy({ rules: [inflight, tokens], reservations: {} })).toMatchObject({
+      rules: [
+        {
+          name: 'tokens',
+          rule: { algorithm: 'token_bucket', capacity: 100_000, refillPerSecond: 100 },
+        },
+      ],
+      concurrencyRules: [
+        { name: 'inflight', rule: { algorithm: 'concurrency', limit: 5, leaseTtlMs: 60_000 } },
+      ],
+      reservations: { ttlMs: DEFAULT_RESERVATION_TTL_MS },
+    });
+    expect(DEFAULT_RESERVATION_TTL_MS).toBe(600_000);
+    expect(
+      compiledPolicy({ rules: [tokens], reservations: { ttlMs: 1000 } })?.reservations,
+    ).toEqual({
+      ttlMs: 1000,
+    });
+  });
+
+  it('a policy of concurrency rules only has no rate rules; without either setting, neither field exists', () => {
+    expect(compiledPolicy({ rules: [inflight] })).toMatchObject({
+      rules: [],
+      concurrencyRules: [{ name: 'inflight' }],
+    });
+    const plain = compiledPolicy({});
+    expect(plain).not.toHaveProperty('concurrencyRules');
+    expect(plain).not.toHaveProperty('reservations');
+  });
+
+  it('overrides change a concurrency rule like any other, kept apart in the compiled override', () => {
+    const compiled = compiledPolicy({
+      rules: [inflight, tokens],
+      overrides: [
+        {
+          id: 'ovr_1',
+          identifier: 'vip',
+          rules: { inflight: { limit: 50 }, tokens: { capacity: 5 } },
+        },
+      ],
+    });
+    expect(compiled?.overrides[0]).toMatchObject({
+      rules: { tokens: { algorithm: 'token_bucket', capacity: 5, refillPerSecond: 100 } },
+      concurrencyRules: { inflight: { algorithm: 'concurrency', limit: 50, leaseTtlMs: 60_000 } },
+    });
+    expectIssue(
+      tenant({
+        policies: [
+          policy({
+            rules: [inflight],
+            overrides: [
+              { id: 'ovr_1', identifier: 'vip', rules: { inflight: { leaseTtlMs: 10 } } },
+            ],
+          }),
+        ],
+      }),
+      'policies[0].overrides[0].rules.inflight.leaseTtlMs',
+      /integer from 1000 to 86400000/,
+    );
+  });
+
+  const withRules = (rules: Record<string, unknown>[], over: Partial<PolicyInput> = {}) =>
+    tenant({ policies: [policy({ rules: rules as never, ...over })] });
+
+  it.each([
+    [{ limit: 0 }, 'limit', /integer from 1 to 1000000/],
+    [{ limit: 1e6 + 1 }, 'limit', /integer from 1 to 1000000/],
+    [{ limit: 2.5 }, 'limit', /integer/],
+    [{ leaseTtlMs: 999 }, 'leaseTtlMs', /integer from 1000 to 86400000/],
+    [{ leaseTtlMs: 86_400_001 }, 'leaseTtlMs', /integer from 1000 to 86400000/],
+    [{ leaseTtlMs: undefined }, 'leaseTtlMs', /got undefined/],
+    [{ capacity: 5 }, 'capacity', 'unknown parameter for concurrency'],
+  ])('refuses a concurrency rule with %j at .%s', (change, field, message) => {
+    expectIssue(withRules([{ ...inflight, ...change }]), `policies[0].rules[0].${field}`, message);
+  });
+
+  it('refuses a concurrency candidate, and reservations without a rule that counts cost', () => {
+    expectIssue(
+      withRules([tokens], { candidateRules: [inflight] }),
+      'policies[0].candidateRules[0].algorithm',
+      'a concurrency rule cannot be a candidate (its lease would outlive a denied request)',
+    );
+    expectIssue(
+      withRules([inflight], { reservations: {} }),
+      'policies[0].reservations',
+      'reservations need a rule that counts cost (concurrency rules ignore it)',
+    );
+    expectIssue(
+      withRules([inflight, { name: 'inflight', algorithm: 'gcra', limit: 1, periodMs: 1000 }]),
+      'policies[0].rules[1].name',
+      'duplicate rule name inflight',
+    );
+  });
+
+  it.each([
+    [{ ttlMs: 999 }, 'reservations.ttlMs', 'must be at least 1000 ms'],
+    [{ ttlMs: 86_400_001 }, 'reservations.ttlMs', 'must be at most 86400000 ms (24 h)'],
+    [{ ttlMs: 1.5 }, 'reservations.ttlMs', 'must be an integer'],
+    [{ ttlMs: '10m' }, 'reservations.ttlMs', 'must be a number'],
+    [{ ttl: 5 }, 'reservations.ttl', 'unknown field'],
+    [true, 'reservations', 'must be { ttlMs? }'],
+  ])('refuses reservations %j at %s', (reservations, path, message) => {
+    expectIssue(
+      withRules([tokens], { reservations: bad(reservations) }),
+      `policies[0].${path}`,
+      message,
     );
   });
 });

@@ -1,12 +1,17 @@
 import {
   AlgorithmInputError,
   identifierHash,
+  MAX_RESERVATION_TTL_MS,
   MAX_RULES,
-  validateRule,
+  MIN_RESERVATION_TTL_MS,
+  validateAnyRule,
+  type AnyRuleSpec,
+  type ConcurrencyRule,
   type RuleSpec,
 } from '@sluice/algorithms';
 import { z } from 'zod';
 import type {
+  CompiledConcurrencyRule,
   CompiledOverride,
   CompiledPolicy,
   CompiledRule,
@@ -23,14 +28,19 @@ export const MAX_POLICIES = 100;
 export const MAX_OVERRIDES = 1000;
 export const MAX_TEXT = 500;
 export const DEFAULT_REDIS_TIMEOUT_MS = 50;
+/** How long a reservation waits for its settle unless the policy says otherwise (10 min). */
+export const DEFAULT_RESERVATION_TTL_MS = 600_000;
 /** Candidate rules' keys are named `c-<name>` and a rule key's name has at most 64 characters. */
 export const CANDIDATE_KEY_PREFIX = 'c-';
 const MAX_CANDIDATE_NAME = 64 - CANDIDATE_KEY_PREFIX.length;
 
 type PartialParams<R> = R extends unknown ? Partial<Omit<R, 'algorithm'>> : never;
 
-/** `{ name, algorithm, ...that algorithm's parameters }`, e.g. a token bucket's capacity. */
-export type RuleInput = { name: string } & RuleSpec;
+/**
+ * `{ name, algorithm, ...that algorithm's parameters }`, e.g. a token bucket's capacity, or a
+ * concurrency rule's `limit` and `leaseTtlMs`.
+ */
+export type RuleInput = { name: string } & AnyRuleSpec;
 
 export interface OverrideInput {
   id: string;
@@ -39,7 +49,7 @@ export interface OverrideInput {
   /** Exact: any 1..256 bytes. Prefix: the prefix, with or without its trailing `*`. */
   identifier: string;
   /** Rule name → the parameters to replace (merged over the rule's, then validated again). */
-  rules: Record<string, PartialParams<RuleSpec>>;
+  rules: Record<string, PartialParams<AnyRuleSpec>>;
   /** ISO 8601 date-time with a zone (`2026-01-31T00:00:00Z`) or a ms epoch. */
   expiresAt?: string | number;
   reason?: string;
@@ -53,8 +63,11 @@ export interface PolicyInput {
   failMode?: FailMode;
   redisTimeoutMs?: number;
   rules: RuleInput[];
+  /** Rate rules only: a concurrency candidate's lease would outlive a denied request. */
   candidateRules?: RuleInput[];
   overrides?: OverrideInput[];
+  /** Checks with a cost > 0 return a reservation to settle; `ttlMs` 1 s .. 24 h, default 10 min. */
+  reservations?: { ttlMs?: number };
 }
 
 export interface TenantConfigInput {
@@ -72,9 +85,9 @@ function checkRuleSpec(
   value: unknown,
   ctx: z.RefinementCtx,
   at: PropertyKey[],
-): RuleSpec | undefined {
+): AnyRuleSpec | undefined {
   try {
-    return validateRule(value, 'rule');
+    return validateAnyRule(value, 'rule');
   } catch (error) {
     if (!(error instanceof AlgorithmInputError)) throw error;
     const field = error.field.split('.').slice(1);
@@ -104,9 +117,18 @@ function unknownParams(
 }
 
 /** A rule as validated, with its parameters as written (overrides merge over those). */
-interface ParsedRule extends CompiledRule {
+interface ParsedRule {
+  name: string;
+  rule: AnyRuleSpec;
   params: Record<string, unknown>;
 }
+
+const isRate = (entry: { name: string; rule: AnyRuleSpec }): entry is CompiledRule =>
+  entry.rule.algorithm !== 'concurrency';
+const isConcurrency = (entry: {
+  name: string;
+  rule: AnyRuleSpec;
+}): entry is CompiledConcurrencyRule => entry.rule.algorithm === 'concurrency';
 
 const ruleInput = z
   .looseObject(
@@ -205,11 +227,45 @@ const policyInput = z
         .array(overrideInput, typeError('must be an array of overrides'))
         .max(MAX_OVERRIDES, { error: `must have at most ${MAX_OVERRIDES} overrides` })
         .default([]),
+      reservations: z
+        .strictObject(
+          {
+            ttlMs: z
+              .number(typeError('must be a number'))
+              .int({ error: 'must be an integer' })
+              .min(MIN_RESERVATION_TTL_MS, {
+                error: `must be at least ${MIN_RESERVATION_TTL_MS} ms`,
+              })
+              .max(MAX_RESERVATION_TTL_MS, {
+                error: `must be at most ${MAX_RESERVATION_TTL_MS} ms (24 h)`,
+              })
+              .default(DEFAULT_RESERVATION_TTL_MS),
+          },
+          typeError('must be { ttlMs? }'),
+        )
+        .optional(),
     },
     typeError('must be a policy object'),
   )
   .transform((input, ctx): CompiledPolicy => {
-    const { rules, candidateRules } = input;
+    const { rules, candidateRules, reservations, overrides: _overrides, ...settings } = input;
+    candidateRules.forEach((rule, i) => {
+      if (rule.rule.algorithm === 'concurrency') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['candidateRules', i, 'algorithm'],
+          message:
+            'a concurrency rule cannot be a candidate (its lease would outlive a denied request)',
+        });
+      }
+    });
+    if (reservations && !rules.some(isRate)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reservations'],
+        message: 'reservations need a rule that counts cost (concurrency rules ignore it)',
+      });
+    }
     if (rules.length + candidateRules.length > MAX_RULES) {
       ctx.addIssue({
         code: 'custom',
@@ -259,6 +315,7 @@ const policyInput = z
       }
       targets.add(target);
       const merged: Record<string, RuleSpec> = {};
+      const concurrency: Record<string, ConcurrencyRule> = {};
       for (const [name, patch] of Object.entries(override.rules)) {
         const at = ['overrides', i, 'rules', name];
         const base = byName.get(name);
@@ -287,23 +344,28 @@ const policyInput = z
             message: `unknown parameter for ${rule.algorithm}`,
           });
         }
-        merged[name] = rule;
+        if (rule.algorithm === 'concurrency') concurrency[name] = rule;
+        else merged[name] = rule;
       }
       return {
         id: override.id,
         match: override.match,
         identifier: override.identifier,
         rules: merged,
+        ...(Object.keys(concurrency).length > 0 && { concurrencyRules: concurrency }),
         ...(override.expiresAt === undefined ? {} : { expiresAt: override.expiresAt }),
         reason: override.reason,
       };
     });
-    const compiled = ({ name, rule }: ParsedRule): CompiledRule => ({ name, rule });
+    const compiled = rules.map(({ name, rule }) => ({ name, rule }));
+    const concurrencyRules = compiled.filter(isConcurrency);
     return {
-      ...input,
-      rules: rules.map(compiled),
-      candidateRules: candidateRules.map(compiled),
+      ...settings,
+      rules: compiled.filter(isRate),
+      ...(concurrencyRules.length > 0 && { concurrencyRules }),
+      candidateRules: candidateRules.map(({ name, rule }) => ({ name, rule })).filter(isRate),
       overrides,
+      ...(reservations && { reservations }),
     };
   });
 

@@ -42,6 +42,49 @@ describe('publishTenant / readTenant', () => {
     });
   });
 
+  it('round-trips concurrency rules, their overrides and the reservation settings', async () => {
+    const input = tenantInput('tnt_l');
+    const [policy] = input.policies;
+    input.policies = [
+      {
+        ...policy!,
+        rules: [
+          ...policy!.rules,
+          { name: 'inflight', algorithm: 'concurrency', limit: 5, leaseTtlMs: 120_000 },
+        ],
+        overrides: [{ id: 'ovr_big', identifier: 'big', rules: { inflight: { limit: 50 } } }],
+        reservations: { ttlMs: 60_000 },
+      },
+      {
+        id: 'pol_calls',
+        name: 'calls',
+        rules: [{ name: 'inflight', algorithm: 'concurrency', limit: 2, leaseTtlMs: 1000 }],
+      },
+    ];
+    const published = await publishTenant(t.redis, t.prefix, compileTenant(input));
+    const read = await readTenant(t.redis, t.prefix, 'tnt_l');
+    expect(read).toEqual(published);
+    expect(read?.policies['api']).toMatchObject({
+      concurrencyRules: [
+        { name: 'inflight', rule: { algorithm: 'concurrency', limit: 5, leaseTtlMs: 120_000 } },
+      ],
+      overrides: [
+        {
+          id: 'ovr_big',
+          rules: {},
+          concurrencyRules: {
+            inflight: { algorithm: 'concurrency', limit: 50, leaseTtlMs: 120_000 },
+          },
+        },
+      ],
+      reservations: { ttlMs: 60_000 },
+    });
+    expect(read?.policies['calls']).toMatchObject({
+      rules: [],
+      concurrencyRules: [{ name: 'inflight' }],
+    });
+  });
+
   it('reads nothing for a tenant never published', async () => {
     expect(await readTenant(t.redis, t.prefix, 'tnt_none')).toBeUndefined();
   });
@@ -138,6 +181,49 @@ describe('readers validate what they read', () => {
         }),
       },
       /config is not a compiled tenant: policies\.api\.rules\[0\]\.rule: rule\.limit: must be an integer/,
+    ],
+    [
+      'a concurrency rule among the rate rules',
+      {
+        version: '1',
+        publishedAt: '1',
+        config: JSON.stringify({
+          ...config(),
+          policies: {
+            api: {
+              ...config().policies['api'],
+              rules: [
+                { name: 'r', rule: { algorithm: 'concurrency', limit: 1, leaseTtlMs: 1000 } },
+              ],
+            },
+          },
+        }),
+      },
+      /policies\.api\.rules\[0\]\.rule: rule\.algorithm: concurrency is not a rate rule/,
+    ],
+    [
+      'no live rule',
+      {
+        version: '1',
+        publishedAt: '1',
+        config: JSON.stringify({
+          ...config(),
+          policies: { api: { ...config().policies['api'], rules: [] } },
+        }),
+      },
+      /policies\.api\.rules: a policy needs at least one live rule/,
+    ],
+    [
+      'a reservation TTL out of bounds',
+      {
+        version: '1',
+        publishedAt: '1',
+        config: JSON.stringify({
+          ...config(),
+          policies: { api: { ...config().policies['api'], reservations: { ttlMs: 10 } } },
+        }),
+      },
+      /policies\.api\.reservations\.ttlMs:/,
     ],
     [
       'a missing field',

@@ -1,4 +1,5 @@
 export * from './redis';
+export * from './redis-server';
 export * from './postgres';
 export * from './browser';
 export * from './process';

@@ -1,9 +1,6 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { freePort } from '@sluice/testing';
+import { freePort, OwnRedisServer } from '@sluice/testing';
 import type { Cluster, Redis } from 'ioredis';
 import type { DecisionEvent } from '../src/index';
 
@@ -70,56 +67,6 @@ export async function dumpKeys(
   return dump;
 }
 
-export interface RedisServer {
-  readonly port: number;
-  readonly pid: number;
-  /** SIGTERM to this server's PID; resolves once it has exited. */
-  stop(): Promise<void>;
-}
-
-/** A private redis-server on `port` (no persistence), resolved once it accepts connections. */
-export async function startRedisServer(
-  port: number,
-  extraArgs: string[] = [],
-): Promise<RedisServer> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sluice-usage-redis-'));
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'].concat(
-      ['--dir', dir],
-      extraArgs,
-    ),
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const server: RedisServer = {
-    port,
-    pid: child.pid ?? -1,
-    stop: async () => {
-      await stopChild(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', () => reject(new Error(`redis-server on ${port} exited:\n${output}`)));
-  });
-  return server;
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 export interface RedisClusterServers {
   readonly ports: number[];
   stop(): Promise<void>;
@@ -127,21 +74,24 @@ export interface RedisClusterServers {
 
 /** Three masters, no replicas, slots spread by `redis-cli --cluster create`. */
 export async function startRedisCluster(): Promise<RedisClusterServers> {
-  const servers: RedisServer[] = [];
+  const servers: OwnRedisServer[] = [];
   try {
     for (let i = 0; i < 3; i += 1) {
       const [port, busPort] = [await freePort(), await freePort()];
       servers.push(
-        await startRedisServer(port, [
-          '--cluster-enabled',
-          'yes',
-          '--cluster-port',
-          String(busPort),
-          '--cluster-config-file',
-          `nodes-${port}.conf`,
-          '--cluster-node-timeout',
-          '5000',
-        ]),
+        await OwnRedisServer.create({
+          port,
+          args: [
+            '--cluster-enabled',
+            'yes',
+            '--cluster-port',
+            String(busPort),
+            '--cluster-config-file',
+            `nodes-${port}.conf`,
+            '--cluster-node-timeout',
+            '5000',
+          ],
+        }),
       );
     }
     const ports = servers.map((server) => server.port);
@@ -176,8 +126,8 @@ async function waitForClusterOk(ports: number[]): Promise<void> {
   }
 }
 
-async function stopAll(servers: RedisServer[]): Promise<void> {
-  await Promise.all(servers.map((server) => server.stop()));
+async function stopAll(servers: OwnRedisServer[]): Promise<void> {
+  await Promise.all(servers.map((server) => server.destroy()));
 }
 
 /** Resolves once the client is connected and ready (after a server came up). */

@@ -1,4 +1,4 @@
-import { freePort } from '@sluice/testing';
+import { freePort, OwnRedisServer } from '@sluice/testing';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -9,15 +9,7 @@ import {
   UsageFlushError,
   UsageRecorder,
 } from '../src/index';
-import {
-  BASE_MS,
-  BASE_SECOND,
-  decision,
-  denial,
-  startRedisServer,
-  whenReady,
-  type RedisServer,
-} from './support';
+import { BASE_MS, BASE_SECOND, decision, denial, whenReady } from './support';
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -65,8 +57,8 @@ describe('a flush while Redis is down', () => {
     usage.record(denial({ identifier: 'u-0', at: BASE_MS + 1500 }));
     await expect(usage.flush()).rejects.toThrow(/commands failed/);
 
-    const server: RedisServer = await startRedisServer(port);
-    cleanups.push(() => server.stop());
+    const server = await OwnRedisServer.create({ port });
+    cleanups.push(() => server.destroy());
     await whenReady(client);
     await usage.flush();
     expect(usage.stats()).toMatchObject({ flushes: 1, flushFailures: 2, pendingEntries: 0 });
@@ -117,8 +109,8 @@ describe('a flush while Redis is down', () => {
     await vi.waitFor(() => expect(errors.length).toBeGreaterThan(1), { timeout: 10_000 });
     expect(errors[0]).toBeInstanceOf(UsageFlushError);
 
-    const server = await startRedisServer(port);
-    cleanups.push(() => server.stop());
+    const server = await OwnRedisServer.create({ port });
+    cleanups.push(() => server.destroy());
     await vi.waitFor(() => expect(usage.stats().flushes).toBe(1), { timeout: 10_000 });
     const [row] = await readSeconds(client, 'u:', 'tnt_a', 'api', BASE_SECOND, BASE_SECOND);
     expect(row?.allowed).toBe(5);

@@ -122,6 +122,42 @@ describe('npm start', () => {
     expect(Object.keys(tenant?.policies ?? {})).toEqual(['api']);
   });
 
+  it("answers the README's curl: five allowed, then a denial with headers", async () => {
+    const apiKey = (await readFile(join(dataDir, 'demo-api-key'), 'utf8')).trim();
+    const answers = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await fetch(`http://127.0.0.1:${ports['DATA_PLANE_PORT']}/v1/check`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ policy: 'api', identifier: 'user-1' }),
+      });
+      const body = (await response.json()) as { allowed: boolean; deniedBy?: string };
+      answers.push({
+        status: response.status,
+        allowed: body.allowed,
+        deniedBy: body.deniedBy,
+        remaining: response.headers.get('x-ratelimit-remaining'),
+        retryAfter: response.headers.get('retry-after'),
+      });
+    }
+    expect(answers.slice(0, 5)).toEqual(
+      ['4', '3', '2', '1', '0'].map((remaining) => ({
+        status: 200,
+        allowed: true,
+        deniedBy: undefined,
+        remaining,
+        retryAfter: null,
+      })),
+    );
+    expect(answers[5]).toEqual({
+      status: 200,
+      allowed: false,
+      deniedBy: 'burst',
+      remaining: '0',
+      retryAfter: '1',
+    });
+  });
+
   it('stops every app on SIGINT and exits 0', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGINT');

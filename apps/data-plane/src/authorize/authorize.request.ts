@@ -1,7 +1,8 @@
 import { InputError } from '@sluice/engine';
+import { fieldIssues } from '@sluice/policy';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { cost, costMessage, fieldIssues, identifier, policyName } from '../check/check.schema';
+import { cost, costMessage, identifier, policyName } from '../check/check.schema';
 
 /** Where a proxy may put each input: the header wins over the query parameter. */
 export const AUTHORIZE_INPUTS = {

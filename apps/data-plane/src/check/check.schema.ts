@@ -1,6 +1,6 @@
 import { MAX_COST } from '@sluice/algorithms';
 import { InputError } from '@sluice/engine';
-import type { FieldIssue } from '@sluice/policy';
+import { fieldIssues } from '@sluice/policy';
 import { z } from 'zod';
 
 export const MAX_IDENTIFIER_BYTES = 256;
@@ -64,14 +64,5 @@ export type CheckRequestBody = z.infer<typeof checkRequestSchema>;
 export function parseCheckBody(body: unknown): CheckRequestBody {
   const parsed = checkRequestSchema.safeParse(body);
   if (parsed.success) return parsed.data;
-  throw new InputError(fieldIssues(parsed.error));
-}
-
-/** zod issues as the engine's field issues; each unknown field is one issue at its own name. */
-export function fieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: key, message: 'unknown field' }))
-      : [{ path: issue.path.join('.') || 'body', message: issue.message }],
-  );
+  throw new InputError(fieldIssues(parsed.error, 'body'));
 }

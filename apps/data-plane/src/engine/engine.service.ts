@@ -76,6 +76,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     });
     metrics.readFrom({
       usage: () => this.recorder.stats(),
+      cache: () => this.engine.cache.stats(),
       circuit: () => this.engine.breaker.state,
     });
   }

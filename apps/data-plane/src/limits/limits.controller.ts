@@ -1,8 +1,9 @@
 import { HttpStatus, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DecisionEngine, InputError, rateLimitHeaders, type InspectRequest } from '@sluice/engine';
+import { fieldIssues } from '@sluice/policy';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { fieldIssues, identifier, policyName } from '../check/check.schema';
+import { identifier, policyName } from '../check/check.schema';
 import { ApiServer } from '../http/api-server';
 import { bearerSecret } from '../http/request-headers';
 

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { CheckResult, CircuitState, DecisionReason } from '@sluice/engine';
+import type {
+  CacheCounters,
+  CheckResult,
+  CircuitState,
+  DecisionReason,
+  PolicyCacheStats,
+} from '@sluice/engine';
 import type { UsageStats } from '@sluice/usage';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -10,9 +16,10 @@ const LATENCY_BUCKETS = [
 
 type RedisErrorSource = 'engine' | 'usage' | 'connection';
 
-/** What the usage and circuit gauges read at scrape time (set once the engine exists). */
+/** What the usage, cache and circuit metrics read at scrape time (set once the engine exists). */
 export interface MetricSources {
   usage: () => UsageStats;
+  cache: () => PolicyCacheStats;
   circuit: () => CircuitState;
 }
 
@@ -22,10 +29,16 @@ interface Observer {
 
 const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
 
+/** The `cache` label: the policy cache's two caches, by what they hold. */
+const CACHES = { tenant: 'tenants', key: 'keys' } as const satisfies Record<
+  string,
+  keyof PolicyCacheStats
+>;
+
 /**
  * The data plane's Prometheus metrics, on the app's registry. A check costs one counter increment
  * and two histogram observations (about 1 µs in prom-client); the label children are built once.
- * Usage and circuit figures cost nothing per check: they are read when Prometheus scrapes.
+ * Usage, cache and circuit figures cost nothing per check: they are read when Prometheus scrapes.
  */
 @Injectable()
 export class DataPlaneMetrics {
@@ -99,6 +112,7 @@ export class DataPlaneMetrics {
   private registerSourceMetrics(registers: Registry[]): void {
     // arrow functions: inside `collect`, `this` is the metric
     const usage = () => this.sources?.usage();
+    const cache = () => this.sources?.cache();
     const circuit = () => this.sources?.circuit();
     const usageCounter = (name: string, help: string, pick: (stats: UsageStats) => number) =>
       new Counter({
@@ -158,6 +172,68 @@ export class DataPlaneMetrics {
         this.labels('over_cap').inc(stats.droppedOverCap);
         this.labels('expired').inc(stats.droppedExpired);
         this.labels('top_denied').inc(stats.droppedTopDenied);
+      },
+    });
+    /** A counter per cache (tenant, key) and value of `label`, each read from its counters. */
+    const cacheCounter = (
+      name: string,
+      help: string,
+      label: string,
+      picks: Record<string, (counters: CacheCounters) => number>,
+    ) =>
+      new Counter({
+        name,
+        help,
+        labelNames: ['cache', label],
+        registers,
+        collect() {
+          const stats = cache();
+          if (!stats) return;
+          this.reset();
+          for (const [name, field] of Object.entries(CACHES)) {
+            for (const [value, pick] of Object.entries(picks)) {
+              this.labels({ cache: name, [label]: value }).inc(pick(stats[field]));
+            }
+          }
+        },
+      });
+    cacheCounter(
+      'sluice_cache_lookups_total',
+      'Policy cache lookups of tenants and API keys: answered from memory (hit) or waiting for Redis (miss).',
+      'result',
+      { hit: (c) => c.hits, miss: (c) => c.misses },
+    );
+    new Counter({
+      name: 'sluice_cache_loads_total',
+      help: 'Reads from Redis that filled the policy cache: one per miss (however many lookups waited for it) and per refresh.',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        const stats = cache();
+        if (!stats) return;
+        this.reset();
+        for (const [name, field] of Object.entries(CACHES)) {
+          this.labels(name).inc(stats[field].loads);
+        }
+      },
+    });
+    cacheCounter(
+      'sluice_cache_invalidations_total',
+      'Cached tenants and keys dropped or refreshed, because a change message said so or the re-check found them changed (a lost message).',
+      'cause',
+      { message: (c) => c.invalidatedByMessage, recheck: (c) => c.invalidatedByRecheck },
+    );
+    new Gauge({
+      name: 'sluice_cache_entries',
+      help: 'Tenants and API keys held in the policy cache.',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        const stats = cache();
+        if (!stats) return;
+        for (const [name, field] of Object.entries(CACHES)) {
+          this.labels(name).set(stats[field].entries);
+        }
       },
     });
     new Gauge({

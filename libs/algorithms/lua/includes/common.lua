@@ -4,15 +4,24 @@
   Time inside the scripts is integer microseconds (us) since the epoch. Replies carry whole
   milliseconds rounded up (resetAt, retryAfter, delayMs), so a client that waits that long is
   never early. Every algorithm module registers itself in sluice_algorithms under its name as
-  { keys = <number of KEYS>, parse = fn, evaluate = fn, commit = fn }:
+  { keys = <number of KEYS>, parse = fn, evaluate = fn, commit = fn, receipt = fn, settle = fn }:
     parse(argv, i)                      -> params, index after its last argument
     evaluate(keys, params, now, cost)   -> decision, state   (reads only)
     commit(keys, state)                 -> nothing            (writes only)
+    receipt(state)                      -> string: where a committed charge went, for settle
+                                           ('' when the state itself says it); none = no receipt
+    settle(keys, params, now, ref, delta) -> charged (whole units), state to commit or nil
+                                           (reads only); ref = the receipt's words, delta =
+                                           actual - estimate (> 0 overrun, < 0 refund, never 0)
   A decision is { allowed, limit, remaining, reset_at (us), retry (us or SLUICE_NEVER), delay (us) }.
 ]]
 
 -- retryAfter when the cost can never pass (it exceeds the rule's capacity)
 local SLUICE_NEVER = -1
+
+-- Longest recovery a settled overrun can book (10 years in us): deeper debt is capped there, so
+-- stored times stay exact integers and every TTL stays a valid PEXPIRE argument.
+local SLUICE_MAX_DEBT = 315360000000000
 
 local sluice_algorithms = {}
 
@@ -44,6 +53,15 @@ end
 -- tostring keeps only 14 significant digits; 17 round-trip every double exactly.
 local function sluice_fmt(x)
   return string.format('%.17g', x)
+end
+
+-- The space-separated words of a stored receipt.
+local function sluice_words(text)
+  local words = {}
+  for word in string.gmatch(text, '%S+') do
+    words[#words + 1] = word
+  end
+  return words
 end
 
 local function sluice_ms(us)

@@ -6,6 +6,8 @@
   aligned to the epoch) or window 0 followed by n calendar boundaries b1 < ... < bn (us) computed
   by the caller in the rule's time zone; the window is the [b_j, b_j+1) holding the script's now,
   so n = 4 (previous, current, next, after next) tolerates one window of client clock skew.
+  Settle (receipt: the charged window's start): an overrun counts in the current window (over the
+  limit = debt until it ends), a refund only in the charged window while it is still current.
 ]]
 
 local function fixed_window_parse(argv, i)
@@ -63,9 +65,32 @@ local function fixed_window_commit(keys, state)
   sluice_expire(keys[1], state.ttl)
 end
 
+local function fixed_window_receipt(state)
+  return sluice_fmt(state.start)
+end
+
+local function fixed_window_settle(keys, p, now, ref, delta)
+  local start, finish = fixed_window_bounds(p, now)
+  local stored = redis.call('HMGET', keys[1], 'start', 'count')
+  local fresh = tonumber(stored[1]) ~= start
+  local change = delta
+  if delta < 0 then
+    if fresh or tonumber(ref[1]) ~= start then
+      return 0, nil
+    end
+    change = -math.min(-delta, tonumber(stored[2]))
+    if change == 0 then
+      return 0, nil
+    end
+  end
+  return change, { fresh = fresh, start = start, cost = change, ttl = finish - now }
+end
+
 sluice_algorithms['fixed_window'] = {
   keys = 1,
   parse = fixed_window_parse,
   evaluate = fixed_window_evaluate,
   commit = fixed_window_commit,
+  receipt = fixed_window_receipt,
+  settle = fixed_window_settle,
 }

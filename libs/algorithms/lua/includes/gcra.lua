@@ -33,4 +33,6 @@ sluice_algorithms['gcra'] = {
   parse = gcra_parse,
   evaluate = gcra_evaluate,
   commit = sluice_schedule_commit,
+  receipt = sluice_schedule_receipt,
+  settle = sluice_schedule_settle,
 }

@@ -33,4 +33,6 @@ sluice_algorithms['leaky_bucket'] = {
   parse = leaky_bucket_parse,
   evaluate = leaky_bucket_evaluate,
   commit = sluice_schedule_commit,
+  receipt = sluice_schedule_receipt,
+  settle = sluice_schedule_settle,
 }

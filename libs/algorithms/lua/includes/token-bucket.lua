@@ -4,6 +4,7 @@
   Token bucket. State: hash { tokens, ts } - the level (17 significant digits, may be negative
   when in debt) at time ts (us). Lazy refill: tokens = min(capacity, tokens + elapsed * rate).
   Params: capacity (integer), rate (tokens per second, may be fractional).
+  Settle: an overrun takes tokens below 0 (debt), a refund puts them back up to the capacity.
 ]]
 
 local function token_bucket_parse(argv, i)
@@ -14,7 +15,8 @@ local function token_bucket_parse(argv, i)
   return params, i + 2
 end
 
-local function token_bucket_evaluate(keys, p, now, cost)
+-- The level now (refilled) and the time it is taken at.
+local function token_bucket_level(keys, p, now)
   local stored = redis.call('HMGET', keys[1], 'tokens', 'ts')
   local tokens, ts = p.capacity, now
   if stored[1] then
@@ -22,7 +24,11 @@ local function token_bucket_evaluate(keys, p, now, cost)
   end
   -- a clock behind the stored one (replay, failover) refills nothing
   local at = math.max(now, ts)
-  tokens = math.min(p.capacity, tokens + (at - ts) * p.rate / 1000000)
+  return math.min(p.capacity, tokens + (at - ts) * p.rate / 1000000), at
+end
+
+local function token_bucket_evaluate(keys, p, now, cost)
+  local tokens, at = token_bucket_level(keys, p, now)
   local d = { allowed = false, limit = p.capacity, retry = 0, delay = 0 }
   local level = tokens
   if cost > p.capacity then
@@ -44,9 +50,32 @@ local function token_bucket_commit(keys, state)
   sluice_expire(keys[1], state.ttl)
 end
 
+local function token_bucket_receipt()
+  return ''
+end
+
+local function token_bucket_settle(keys, p, now, _ref, delta)
+  local tokens, at = token_bucket_level(keys, p, now)
+  local level, charged = tokens - delta, delta
+  if delta > 0 then
+    level = math.max(level, p.capacity - SLUICE_MAX_DEBT * p.rate / 1000000)
+  elseif level > p.capacity then
+    -- never above the capacity: the part of the refund that does not fit is lost
+    level = p.capacity
+    charged = -math.floor(p.capacity - tokens)
+  end
+  if level == tokens then
+    return 0, nil
+  end
+  local ttl = (at - now) + (p.capacity - level) / p.rate * 1000000
+  return charged, { tokens = level, ts = at, ttl = ttl }
+end
+
 sluice_algorithms['token_bucket'] = {
   keys = 1,
   parse = token_bucket_parse,
   evaluate = token_bucket_evaluate,
   commit = token_bucket_commit,
+  receipt = token_bucket_receipt,
+  settle = token_bucket_settle,
 }

@@ -5,6 +5,8 @@
   drains empty (leaky bucket) or the theoretical arrival time (GCRA). Each unit of cost occupies
   `interval` us of the schedule and at most capacity * interval us may be booked ahead of now.
   All figures are integers, so admission at the edge is exact.
+  Settle: an overrun pushes `due` ahead (beyond the room = debt), a refund pulls it back, never
+  before now.
 ]]
 
 local function sluice_schedule(due, now, capacity, interval, cost)
@@ -31,6 +33,32 @@ local function sluice_schedule_read(key, now)
   return stored and tonumber(stored) or now
 end
 
+-- A schedule free by now equals no schedule (and SET PX refuses a zero TTL).
 local function sluice_schedule_commit(keys, state)
-  redis.call('SET', keys[1], sluice_fmt(state.due), 'PX', sluice_fmt(sluice_ms(state.due - state.now)))
+  if state.due > state.now then
+    redis.call('SET', keys[1], sluice_fmt(state.due), 'PX', sluice_fmt(sluice_ms(state.due - state.now)))
+  else
+    redis.call('DEL', keys[1])
+  end
+end
+
+local function sluice_schedule_receipt()
+  return ''
+end
+
+-- An overrun books delta more units (debt: beyond the room), a refund frees them again, but the
+-- schedule is never free before now. Both modules' params carry `interval`.
+local function sluice_schedule_settle(keys, p, now, _ref, delta)
+  local start = math.max(sluice_schedule_read(keys[1], now), now)
+  local due, charged = start + delta * p.interval, delta
+  if delta > 0 then
+    due = math.min(due, now + SLUICE_MAX_DEBT)
+  elseif due < now then
+    due = now
+    charged = -math.floor((start - now) / p.interval)
+  end
+  if due == start then
+    return 0, nil
+  end
+  return charged, { due = due, now = now }
 end

@@ -1,10 +1,12 @@
-import { combineDecisions, type CompositeDecision, type RuleDecision } from '../decision';
-import type { RuleSpec } from '../rule-spec';
+import { combineDecisions, usToMs, type CompositeDecision, type RuleDecision } from '../decision';
+import type { AnyRuleSpec } from '../rule-spec';
 import type { PreparedCheck } from '../validate';
+import { concurrencyModel, type ConcurrencyState } from './concurrency.model';
 import { fixedWindowModel, type FixedWindowState } from './fixed-window.model';
 import { gcraModel, type GcraState } from './gcra.model';
 import { leakyBucketModel, type LeakyBucketState } from './leaky-bucket.model';
 import type { ModelResult } from './model';
+import { ruleReceipt, type ReservationRecord, type RuleReceipt } from './receipt.model';
 import {
   slidingWindowCounterModel,
   type SlidingWindowCounterState,
@@ -18,53 +20,42 @@ export type RuleState =
   | FixedWindowState
   | SlidingWindowLogState
   | SlidingWindowCounterState
-  | GcraState;
+  | GcraState
+  | ConcurrencyState;
 
-/** Runs the rule's model; a state of another algorithm counts as no state. */
+/** The stored state when it belongs to the rule's algorithm; another algorithm's is no state. */
+export function stateOf<A extends RuleState['algorithm']>(
+  algorithm: A,
+  state: RuleState | undefined,
+): Extract<RuleState, { algorithm: A }> | undefined {
+  return state?.algorithm === algorithm
+    ? (state as Extract<RuleState, { algorithm: A }>)
+    : undefined;
+}
+
+/** Runs the rule's model; `lease` is the nonce a concurrency rule takes (cost > 0). */
 export function evaluateRule(
-  rule: RuleSpec,
+  rule: AnyRuleSpec,
   state: RuleState | undefined,
   nowUs: number,
   cost: number,
+  lease?: string,
 ): ModelResult<RuleState> {
   switch (rule.algorithm) {
     case 'token_bucket':
-      return tokenBucketModel(
-        state?.algorithm === rule.algorithm ? state : undefined,
-        rule,
-        nowUs,
-        cost,
-      );
+      return tokenBucketModel(stateOf(rule.algorithm, state), rule, nowUs, cost);
     case 'leaky_bucket':
-      return leakyBucketModel(
-        state?.algorithm === rule.algorithm ? state : undefined,
-        rule,
-        nowUs,
-        cost,
-      );
+      return leakyBucketModel(stateOf(rule.algorithm, state), rule, nowUs, cost);
     case 'fixed_window':
-      return fixedWindowModel(
-        state?.algorithm === rule.algorithm ? state : undefined,
-        rule,
-        nowUs,
-        cost,
-      );
+      return fixedWindowModel(stateOf(rule.algorithm, state), rule, nowUs, cost);
     case 'sliding_window_log':
-      return slidingWindowLogModel(
-        state?.algorithm === rule.algorithm ? state : undefined,
-        rule,
-        nowUs,
-        cost,
-      );
+      return slidingWindowLogModel(stateOf(rule.algorithm, state), rule, nowUs, cost);
     case 'sliding_window_counter':
-      return slidingWindowCounterModel(
-        state?.algorithm === rule.algorithm ? state : undefined,
-        rule,
-        nowUs,
-        cost,
-      );
+      return slidingWindowCounterModel(stateOf(rule.algorithm, state), rule, nowUs, cost);
     case 'gcra':
-      return gcraModel(state?.algorithm === rule.algorithm ? state : undefined, rule, nowUs, cost);
+      return gcraModel(stateOf(rule.algorithm, state), rule, nowUs, cost);
+    case 'concurrency':
+      return concurrencyModel(stateOf(rule.algorithm, state), rule, nowUs, cost, lease);
   }
 }
 
@@ -78,16 +69,19 @@ export interface StateWrite {
  * The composite's all-or-nothing logic: live rules and candidate rules form two groups; a group
  * commits only when all its rules pass. A rule that passed in a denied group reports the figures
  * of a peek (cost 0), since nothing was charged. A dry run decides the same and writes nothing.
+ * With `reserve`, a live group committing with a cost > 0 also yields the reservation record:
+ * the estimate (the checks' one cost) and a receipt per committed rule that counts cost.
  */
 export function evaluateChecks(
   read: (key: string) => RuleState | undefined,
   checks: readonly PreparedCheck[],
   nowUs: number,
   dryRun = false,
-): { decision: CompositeDecision; writes: StateWrite[] } {
+  reserve = false,
+): { decision: CompositeDecision; writes: StateWrite[]; reservation?: ReservationRecord } {
   const evaluated = checks.map((check) => ({
     check,
-    result: evaluateRule(check.rule, read(check.key), nowUs, check.cost),
+    result: evaluateRule(check.rule, read(check.key), nowUs, check.cost, check.lease),
   }));
   const groupPassed = (candidate: boolean): boolean =>
     evaluated.every(
@@ -95,14 +89,33 @@ export function evaluateChecks(
     );
   const passed = { live: groupPassed(false), candidate: groupPassed(true) };
   const writes: StateWrite[] = [];
+  const receipts: Record<string, RuleReceipt> = {};
+  let leaseUs: number | undefined;
   const rules = evaluated.map(({ check, result }): RuleDecision => {
     const groupOk = check.candidate ? passed.candidate : passed.live;
-    if (groupOk && result.commit && !dryRun) writes.push({ key: check.key, ...result.commit });
+    if (groupOk && result.commit && !dryRun) {
+      writes.push({ key: check.key, ...result.commit });
+      if (check.rule.algorithm === 'concurrency') {
+        if (!check.candidate) {
+          const expiresAtUs = nowUs + check.rule.leaseTtlMs * 1000;
+          leaseUs = Math.min(leaseUs ?? expiresAtUs, expiresAtUs);
+        }
+      } else {
+        receipts[check.name ?? ''] = ruleReceipt(check.rule, result.commit.state, nowUs);
+      }
+    }
     const decision =
       !groupOk && result.decision.allowed
         ? evaluateRule(check.rule, read(check.key), nowUs, 0).decision
         : result.decision;
     return { ...decision, candidate: check.candidate };
   });
-  return { decision: combineDecisions(rules, passed.live, passed.candidate), writes };
+  const decision = combineDecisions(rules, passed.live, passed.candidate);
+  const lease = checks.find((check) => check.lease !== undefined)?.lease;
+  if (leaseUs !== undefined && lease !== undefined) {
+    decision.lease = { nonce: lease, expiresAt: usToMs(leaseUs) };
+  }
+  const estimate = checks[0]?.cost ?? 0;
+  if (!reserve || !passed.live || dryRun || estimate === 0) return { decision, writes };
+  return { decision, writes, reservation: { estimate, settled: false, receipts } };
 }

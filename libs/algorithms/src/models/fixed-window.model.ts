@@ -1,7 +1,7 @@
 import { calendarWindow } from '../calendar';
 import { RETRY_NEVER, toDecision } from '../decision';
 import type { FixedWindowRule } from '../rule-spec';
-import { withCommit, type ModelResult } from './model';
+import { settled, withCommit, type ModelResult, type SettleStep } from './model';
 
 export interface FixedWindowState {
   algorithm: 'fixed_window';
@@ -47,6 +47,32 @@ export function fixedWindowModel(
     decision,
     cost,
     { algorithm: 'fixed_window', startUs, count: used },
+    endUs - nowUs,
+  );
+}
+
+/**
+ * An overrun counts in the current window (over the limit: debt until the window ends); a
+ * refund only in the charged window (`chargedStartUs`) while it is still the current one.
+ */
+export function fixedWindowSettle(
+  state: FixedWindowState | undefined,
+  rule: FixedWindowRule,
+  nowUs: number,
+  chargedStartUs: number,
+  delta: number,
+): SettleStep<FixedWindowState> {
+  const [startUs, endUs] = fixedWindowBounds(rule, nowUs);
+  const count = state?.startUs === startUs ? state.count : undefined;
+  let change = delta;
+  if (delta < 0) {
+    if (count === undefined || chargedStartUs !== startUs) return { charged: 0 };
+    change = -Math.min(-delta, count);
+    if (change === 0) return { charged: 0 };
+  }
+  return settled(
+    change,
+    { algorithm: 'fixed_window', startUs, count: (count ?? 0) + change },
     endUs - nowUs,
   );
 }

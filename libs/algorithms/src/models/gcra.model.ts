@@ -1,7 +1,7 @@
 import { toDecision } from '../decision';
 import type { GcraRule } from '../rule-spec';
-import { withCommit, type ModelResult } from './model';
-import { emissionIntervalUs, virtualSchedule } from './virtual-schedule';
+import { settled, withCommit, type ModelResult, type SettleStep } from './model';
+import { emissionIntervalUs, settleSchedule, virtualSchedule } from './virtual-schedule';
 
 export interface GcraState {
   algorithm: 'gcra';
@@ -31,4 +31,17 @@ export function gcraModel(
     delayUs: 0,
   });
   return withCommit(decision, cost, { algorithm: 'gcra', tatUs: s.dueUs }, s.dueUs - nowUs);
+}
+
+/** An overrun pushes the TAT ahead (debt), a refund pulls it back, never before now. */
+export function gcraSettle(
+  state: GcraState | undefined,
+  rule: GcraRule,
+  nowUs: number,
+  delta: number,
+): SettleStep<GcraState> {
+  const intervalUs = emissionIntervalUs(rule.periodMs * 1000, rule.limit);
+  const s = settleSchedule(state?.tatUs, nowUs, intervalUs, delta);
+  if (!s) return { charged: 0 };
+  return settled(s.charged, { algorithm: 'gcra', tatUs: s.dueUs }, s.dueUs - nowUs);
 }

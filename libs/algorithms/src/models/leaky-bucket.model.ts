@@ -1,7 +1,7 @@
 import { toDecision } from '../decision';
 import type { LeakyBucketRule } from '../rule-spec';
-import { withCommit, type ModelResult } from './model';
-import { emissionIntervalUs, virtualSchedule } from './virtual-schedule';
+import { settled, withCommit, type ModelResult, type SettleStep } from './model';
+import { emissionIntervalUs, settleSchedule, virtualSchedule } from './virtual-schedule';
 
 export interface LeakyBucketState {
   algorithm: 'leaky_bucket';
@@ -35,4 +35,17 @@ export function leakyBucketModel(
     { algorithm: 'leaky_bucket', emptyAtUs: s.dueUs },
     s.dueUs - nowUs,
   );
+}
+
+/** An overrun pushes the drain time ahead (debt), a refund pulls it back, never before now. */
+export function leakyBucketSettle(
+  state: LeakyBucketState | undefined,
+  rule: LeakyBucketRule,
+  nowUs: number,
+  delta: number,
+): SettleStep<LeakyBucketState> {
+  const intervalUs = emissionIntervalUs(1e6, rule.leakPerSecond);
+  const s = settleSchedule(state?.emptyAtUs, nowUs, intervalUs, delta);
+  if (!s) return { charged: 0 };
+  return settled(s.charged, { algorithm: 'leaky_bucket', emptyAtUs: s.dueUs }, s.dueUs - nowUs);
 }

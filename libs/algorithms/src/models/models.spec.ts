@@ -1,27 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ruleArbitraries, startUs, steps } from '../../test/support';
+import { capacityOf, leaseOf, ruleArbitraries, startUs, steps } from '../../test/support';
 import { RETRY_NEVER } from '../decision';
-import type { RuleSpec } from '../rule-spec';
+import type { AnyRuleSpec } from '../rule-spec';
 import { evaluateRule, type RuleState } from './composite.model';
 
-function capacityOf(rule: RuleSpec): number {
-  switch (rule.algorithm) {
-    case 'token_bucket':
-    case 'leaky_bucket':
-      return rule.capacity;
-    case 'gcra':
-      return rule.burst ?? rule.limit;
-    default:
-      return rule.limit;
-  }
-}
+/** A cost the rule can never admit (a concurrency rule takes one slot whatever the cost). */
+const impossible = (rule: AnyRuleSpec, cost: number): boolean =>
+  rule.algorithm !== 'concurrency' && cost > capacityOf(rule);
 
 /** Drives a random sequence through a model, calling `visit` before each step's commit. */
 function drive(
   visit: (
     state: RuleState | undefined,
-    rule: RuleSpec,
+    rule: AnyRuleSpec,
     nowUs: number,
     cost: number,
     result: ReturnType<typeof evaluateRule>,
@@ -36,7 +28,7 @@ function drive(
       let nowUs = start;
       for (const { dtUs, cost } of sequence) {
         nowUs += dtUs;
-        const result = evaluateRule(rule, state, nowUs, cost);
+        const result = evaluateRule(rule, state, nowUs, cost, leaseOf(rule));
         visit(state, rule, nowUs, cost, result);
         if (result.commit) state = result.commit.state;
       }
@@ -52,16 +44,17 @@ describe('reference models', () => {
           expect(decision.retryAfter).toBe(0);
           return;
         }
-        if (cost > capacityOf(rule)) {
+        if (impossible(rule, cost)) {
           expect(decision.retryAfter).toBe(RETRY_NEVER);
           return;
         }
         const retryUs = decision.retryAfter * 1000;
+        const lease = leaseOf(rule);
         expect(decision.retryAfter).toBeGreaterThan(0);
-        expect(evaluateRule(rule, state, nowUs + retryUs, cost).decision.allowed).toBe(true);
-        expect(evaluateRule(rule, state, nowUs + retryUs - 1000, cost).decision.allowed).toBe(
-          false,
-        );
+        expect(evaluateRule(rule, state, nowUs + retryUs, cost, lease).decision.allowed).toBe(true);
+        expect(
+          evaluateRule(rule, state, nowUs + retryUs - 1000, cost, lease).decision.allowed,
+        ).toBe(false);
       }),
       { numRuns: 300 },
     );
@@ -73,8 +66,9 @@ describe('reference models', () => {
         if (!commit) return;
         const expiresUs = nowUs + commit.ttlMs * 1000;
         for (const probe of [0, 1, capacityOf(rule)]) {
-          expect(evaluateRule(rule, commit.state, expiresUs, probe).decision).toEqual(
-            evaluateRule(rule, undefined, expiresUs, probe).decision,
+          const lease = leaseOf(rule);
+          expect(evaluateRule(rule, commit.state, expiresUs, probe, lease).decision).toEqual(
+            evaluateRule(rule, undefined, expiresUs, probe, lease).decision,
           );
         }
       }),

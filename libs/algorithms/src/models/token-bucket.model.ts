@@ -1,12 +1,26 @@
 import { RETRY_NEVER, toDecision } from '../decision';
 import type { TokenBucketRule } from '../rule-spec';
-import { withCommit, type ModelResult } from './model';
+import { MAX_DEBT_US, settled, withCommit, type ModelResult, type SettleStep } from './model';
 
 export interface TokenBucketState {
   algorithm: 'token_bucket';
   /** Level at `atUs`; negative while in debt. */
   tokens: number;
   atUs: number;
+}
+
+/** The level now (refilled up to the capacity) and the time it is taken at. */
+function level(
+  state: TokenBucketState | undefined,
+  rule: TokenBucketRule,
+  nowUs: number,
+): { tokens: number; atUs: number } {
+  const lastUs = state?.atUs ?? nowUs;
+  // never refill backwards when the clock is behind the stored time
+  const atUs = Math.max(nowUs, lastUs);
+  const refilled =
+    (state?.tokens ?? rule.capacity) + ((atUs - lastUs) * rule.refillPerSecond) / 1e6;
+  return { tokens: Math.min(rule.capacity, refilled), atUs };
 }
 
 /** tokens = min(capacity, stored + elapsed * rate); a cost passes when tokens >= cost. */
@@ -17,20 +31,17 @@ export function tokenBucketModel(
   cost: number,
 ): ModelResult<TokenBucketState> {
   const { capacity, refillPerSecond: rate } = rule;
-  const lastUs = state?.atUs ?? nowUs;
-  // never refill backwards when the clock is behind the stored time
-  const atUs = Math.max(nowUs, lastUs);
-  const tokens = Math.min(capacity, (state?.tokens ?? capacity) + ((atUs - lastUs) * rate) / 1e6);
+  const { tokens, atUs } = level(state, rule, nowUs);
   const allowed = cost <= capacity && tokens >= cost;
-  const level = allowed ? tokens - cost : tokens;
-  const fullInUs = ((capacity - level) / rate) * 1e6;
+  const left = allowed ? tokens - cost : tokens;
+  const fullInUs = ((capacity - left) / rate) * 1e6;
   let retryUs = 0;
   if (cost > capacity) retryUs = RETRY_NEVER;
   else if (!allowed) retryUs = atUs - nowUs + ((cost - tokens) / rate) * 1e6;
   const decision = toDecision({
     allowed,
     limit: capacity,
-    remaining: Math.floor(level),
+    remaining: Math.floor(left),
     resetAtUs: atUs + fullInUs,
     retryUs,
     delayUs: 0,
@@ -38,7 +49,33 @@ export function tokenBucketModel(
   return withCommit(
     decision,
     cost,
-    { algorithm: 'token_bucket', tokens: level, atUs },
+    { algorithm: 'token_bucket', tokens: left, atUs },
     atUs - nowUs + fullInUs,
+  );
+}
+
+/** An overrun takes the level below 0 (debt); a refund puts tokens back, up to the capacity. */
+export function tokenBucketSettle(
+  state: TokenBucketState | undefined,
+  rule: TokenBucketRule,
+  nowUs: number,
+  delta: number,
+): SettleStep<TokenBucketState> {
+  const { capacity, refillPerSecond: rate } = rule;
+  const { tokens, atUs } = level(state, rule, nowUs);
+  let after = tokens - delta;
+  let charged = delta;
+  if (delta > 0) {
+    after = Math.max(after, capacity - (MAX_DEBT_US * rate) / 1e6);
+  } else if (after > capacity) {
+    after = capacity;
+    // `|| 0`: a refund of less than one token reports 0, not -0
+    charged = -Math.floor(capacity - tokens) || 0;
+  }
+  if (after === tokens) return { charged: 0 };
+  return settled(
+    charged,
+    { algorithm: 'token_bucket', tokens: after, atUs },
+    atUs - nowUs + ((capacity - after) / rate) * 1e6,
   );
 }

@@ -1,4 +1,5 @@
 import { RETRY_NEVER } from '../decision';
+import { MAX_DEBT_US } from './model';
 
 /**
  * Microseconds per unit of cost, rounded up to a whole microsecond so that every schedule
@@ -44,4 +45,26 @@ export function virtualSchedule(
     dueUs: after,
     remaining: Math.floor((roomUs - (after - nowUs)) / intervalUs),
   };
+}
+
+/**
+ * Settling on a schedule: an overrun books `delta` more units (beyond the room = debt), a refund
+ * frees them, never before now. Undefined when nothing changes.
+ */
+export function settleSchedule(
+  dueUs: number | undefined,
+  nowUs: number,
+  intervalUs: number,
+  delta: number,
+): { charged: number; dueUs: number } | undefined {
+  const startUs = Math.max(dueUs ?? nowUs, nowUs);
+  let after = startUs + delta * intervalUs;
+  let charged = delta;
+  if (delta > 0) {
+    after = Math.min(after, nowUs + MAX_DEBT_US);
+  } else if (after < nowUs) {
+    after = nowUs;
+    charged = -Math.floor((startUs - nowUs) / intervalUs) || 0;
+  }
+  return after === startUs ? undefined : { charged, dueUs: after };
 }
