@@ -23,7 +23,10 @@ export interface DemoSeed {
 
 const DAILY = 86_400_000;
 
-const PLANS: { slug: string; name: string; description: string; apiRules: RuleInput[] }[] = [
+/** The rules the schema's `Algorithm` enum stores today (concurrency rules need a migration). */
+type StoredRuleInput = Exclude<RuleInput, { algorithm: 'concurrency' }>;
+
+const PLANS: { slug: string; name: string; description: string; apiRules: StoredRuleInput[] }[] = [
   {
     slug: 'free',
     name: 'Free',
@@ -62,7 +65,7 @@ export async function seedDemo(options: {
 }): Promise<DemoSeed> {
   const prisma = createPrismaClient(options.databaseUrl, { maxConnections: 2 });
   try {
-    const planPolicies = new Map<string, { id: string; rules: RuleInput[] }>();
+    const planPolicies = new Map<string, { id: string; rules: StoredRuleInput[] }>();
     for (const plan of PLANS) {
       const row = await prisma.plan.upsert({
         where: { slug: plan.slug },
@@ -155,7 +158,7 @@ export async function seedDemo(options: {
 }
 
 /** PostgreSQL keeps a rule's parameters as JSON beside its name and algorithm. */
-function toRuleRow(rule: RuleInput, position: number): Prisma.RuleCreateWithoutPolicyInput {
+function toRuleRow(rule: StoredRuleInput, position: number): Prisma.RuleCreateWithoutPolicyInput {
   const { name, algorithm, ...params } = rule;
   // Rule parameters are plain JSON (numbers and a calendar object); the interfaces lack the index
   // signature Prisma's JSON input type asks for.
