@@ -1,6 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { HealthModule, LoggingModule } from '@sluice/nest-kit';
+import { HealthModule, LoggingModule, RedisModule, RedisReadinessCheck } from '@sluice/nest-kit';
+import { AccessModule } from './access/access.module';
+import { AuditModule } from './audit/audit.module';
+import { DatabaseModule } from './database/database.module';
+import { DatabaseReadinessCheck } from './database/database-readiness.check';
 import { ENV, type Env } from './env';
+import { ApiModule } from './graphql/api.module';
+import { OutboxModule } from './outbox/outbox.module';
 import { serviceInfo } from './service-info';
 
 @Module({})
@@ -11,7 +17,16 @@ export class AppModule {
       global: true,
       imports: [
         LoggingModule.forRoot({ service: serviceInfo.service, level: env.LOG_LEVEL }),
-        HealthModule.forRoot(serviceInfo),
+        RedisModule.forRoot({ url: env.REDIS_URL }),
+        DatabaseModule,
+        HealthModule.forRoot({
+          ...serviceInfo,
+          readiness: [RedisReadinessCheck, DatabaseReadinessCheck],
+        }),
+        AuditModule,
+        OutboxModule,
+        AccessModule,
+        ApiModule,
       ],
       providers: [{ provide: ENV, useValue: env }],
       exports: [ENV],

@@ -4,6 +4,16 @@ import { envSchema } from './env';
 
 const DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/sluice';
 
+function issuesOf(env: Record<string, string>) {
+  try {
+    parseEnv(envSchema, { DATABASE_URL, ...env });
+  } catch (error) {
+    if (error instanceof EnvValidationError) return error.issues.map((issue) => issue.variable);
+    throw error;
+  }
+  return [];
+}
+
 describe('control-plane env', () => {
   it('applies the documented defaults', () => {
     expect(parseEnv(envSchema, { DATABASE_URL })).toEqual({
@@ -13,16 +23,64 @@ describe('control-plane env', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       LOG_LEVEL: 'info',
       SLUICE_KEY_PREFIX: 'sluice:',
+      CONTROL_PLANE_COOKIE_SECURE: true,
+      CONTROL_PLANE_SESSION_IDLE_SECONDS: 43_200,
+      CONTROL_PLANE_SESSION_ABSOLUTE_SECONDS: 604_800,
+      CONTROL_PLANE_LOGIN_ACCOUNT_LIMIT: 5,
+      CONTROL_PLANE_LOGIN_IP_LIMIT: 20,
+      CONTROL_PLANE_LOGIN_WINDOW_SECONDS: 900,
+      CONTROL_PLANE_LINK_BASE_URL: 'http://127.0.0.1:3000',
     });
   });
 
-  it('rejects a bad port, naming the variable', () => {
-    expect(() => parseEnv(envSchema, { DATABASE_URL, CONTROL_PLANE_PORT: '70000' })).toThrow(
-      expect.objectContaining({
-        constructor: EnvValidationError,
-        issues: [{ variable: 'CONTROL_PLANE_PORT', message: expect.any(String) }],
+  it('reads booleans and the optional mail and introspection settings', () => {
+    expect(
+      parseEnv(envSchema, {
+        DATABASE_URL,
+        CONTROL_PLANE_COOKIE_SECURE: 'false',
+        CONTROL_PLANE_INTROSPECTION: 'true',
+        SMTP_URL: 'smtps://user:secret@mail.example.com:465',
+        CONTROL_PLANE_LINK_BASE_URL: 'https://sluice.example.com',
       }),
-    );
+    ).toMatchObject({
+      CONTROL_PLANE_COOKIE_SECURE: false,
+      CONTROL_PLANE_INTROSPECTION: true,
+      SMTP_URL: 'smtps://user:secret@mail.example.com:465',
+      CONTROL_PLANE_LINK_BASE_URL: 'https://sluice.example.com',
+    });
+  });
+
+  it('takes an empty optional variable as unset', () => {
+    const env = parseEnv(envSchema, {
+      DATABASE_URL,
+      SMTP_URL: '',
+      CONTROL_PLANE_INTROSPECTION: '',
+      NODE_ENV: '',
+    });
+    expect([env.SMTP_URL, env.CONTROL_PLANE_INTROSPECTION, env.NODE_ENV]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it.each([
+    [{ CONTROL_PLANE_PORT: '70000' }, 'CONTROL_PLANE_PORT'],
+    [{ CONTROL_PLANE_COOKIE_SECURE: 'maybe' }, 'CONTROL_PLANE_COOKIE_SECURE'],
+    [{ CONTROL_PLANE_SESSION_IDLE_SECONDS: '10' }, 'CONTROL_PLANE_SESSION_IDLE_SECONDS'],
+    [{ CONTROL_PLANE_LOGIN_ACCOUNT_LIMIT: '0' }, 'CONTROL_PLANE_LOGIN_ACCOUNT_LIMIT'],
+    [{ CONTROL_PLANE_LOGIN_WINDOW_SECONDS: 'soon' }, 'CONTROL_PLANE_LOGIN_WINDOW_SECONDS'],
+    [{ CONTROL_PLANE_LINK_BASE_URL: 'ftp://example.com' }, 'CONTROL_PLANE_LINK_BASE_URL'],
+    [{ SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL'],
+    [
+      {
+        CONTROL_PLANE_SESSION_IDLE_SECONDS: '7200',
+        CONTROL_PLANE_SESSION_ABSOLUTE_SECONDS: '3600',
+      },
+      'CONTROL_PLANE_SESSION_IDLE_SECONDS',
+    ],
+  ])('rejects %j, naming %s', (env, variable) => {
+    expect(issuesOf(env)).toEqual([variable]);
   });
 
   it('requires DATABASE_URL', () => {

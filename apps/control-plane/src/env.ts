@@ -1,14 +1,52 @@
 import { envFields } from '@sluice/config';
 import { z } from 'zod';
 
-export const envSchema = z.object({
-  HOST: envFields.host(),
-  CONTROL_PLANE_PORT: envFields.port(4000),
-  DATABASE_URL: envFields.databaseUrl(),
-  REDIS_URL: envFields.redisUrl(),
-  LOG_LEVEL: envFields.logLevel(),
-  SLUICE_KEY_PREFIX: envFields.keyPrefix(),
-});
+/** An integer variable, bounded so that a bad value fails at boot naming it. */
+const integer = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** An optional variable; set but empty (`SMTP_URL=` in a .env file) counts as unset. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const DAY_SECONDS = 86_400;
+
+export const envSchema = z
+  .object({
+    HOST: envFields.host(),
+    CONTROL_PLANE_PORT: envFields.port(4000),
+    DATABASE_URL: envFields.databaseUrl(),
+    REDIS_URL: envFields.redisUrl(),
+    LOG_LEVEL: envFields.logLevel(),
+    SLUICE_KEY_PREFIX: envFields.keyPrefix(),
+    /** `production` turns GraphQL introspection off unless CONTROL_PLANE_INTROSPECTION says. */
+    NODE_ENV: optional(z.string()),
+    /** Session cookies carry `Secure` unless this is false (plain-http local development). */
+    CONTROL_PLANE_COOKIE_SECURE: z.stringbool().default(true),
+    /** A session unused this long ends. */
+    CONTROL_PLANE_SESSION_IDLE_SECONDS: integer(60, 30 * DAY_SECONDS, 12 * 3600),
+    /** A session ends this long after login, however much it is used. */
+    CONTROL_PLANE_SESSION_ABSOLUTE_SECONDS: integer(60, 90 * DAY_SECONDS, 7 * DAY_SECONDS),
+    /** Login attempts per account (email) and per client IP within the window. */
+    CONTROL_PLANE_LOGIN_ACCOUNT_LIMIT: integer(1, 1000, 5),
+    CONTROL_PLANE_LOGIN_IP_LIMIT: integer(1, 100_000, 20),
+    CONTROL_PLANE_LOGIN_WINDOW_SECONDS: integer(1, DAY_SECONDS, 900),
+    /** Introspection of the GraphQL schema; default on, except with NODE_ENV=production. */
+    CONTROL_PLANE_INTROSPECTION: optional(z.stringbool()),
+    /** Base of the links mailed to users (invitations, password resets): the dashboard's URL. */
+    CONTROL_PLANE_LINK_BASE_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .default('http://127.0.0.1:3000'),
+    /** Mail goes out over SMTP when set (smtp:// or smtps://); otherwise links are logged. */
+    SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL')),
+  })
+  .refine(
+    (env) => env.CONTROL_PLANE_SESSION_IDLE_SECONDS <= env.CONTROL_PLANE_SESSION_ABSOLUTE_SECONDS,
+    {
+      path: ['CONTROL_PLANE_SESSION_IDLE_SECONDS'],
+      message: 'must not exceed CONTROL_PLANE_SESSION_ABSOLUTE_SECONDS',
+    },
+  );
 
 export type Env = z.infer<typeof envSchema>;
 

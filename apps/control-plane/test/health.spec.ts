@@ -1,35 +1,25 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { parseEnv } from '@sluice/config';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import packageJson from '../package.json';
-import { createApp } from '../src/app';
-import { envSchema } from '../src/env';
-
-let app: NestFastifyApplication | undefined;
-
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
+import { startTestApp } from './support/test-app';
 
 describe('control-plane HTTP', () => {
-  it('answers GET /healthz with its name and version', async () => {
-    app = await createApp(
-      parseEnv(envSchema, {
-        DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sluice',
-        LOG_LEVEL: 'silent',
-      }),
-    );
-    await app.listen(0, '127.0.0.1');
+  it('answers the probes, with PostgreSQL and Redis checked for readiness', async () => {
+    const app = await startTestApp();
+    try {
+      const health = await fetch(`${app.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(health.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await health.json()).toEqual({
+        status: 'ok',
+        service: 'control-plane',
+        version: packageJson.version,
+      });
 
-    const response = await fetch(`${await app.getUrl()}/healthz`);
-
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual({
-      status: 'ok',
-      service: 'control-plane',
-      version: packageJson.version,
-    });
+      const ready = await fetch(`${app.url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
+    } finally {
+      await app.close();
+    }
   });
 });

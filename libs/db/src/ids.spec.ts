@@ -7,6 +7,7 @@ describe('newId', () => {
     expect(ids.size).toBe(1000);
     for (const id of ids) expect(id).toMatch(/^tnt_[0-9a-z]{16}$/);
     expect(newId('webhookDelivery')).toMatch(/^whd_/);
+    expect(newId('session')).toMatch(/^ses_/);
   });
 
   it('uses a distinct prefix per kind', () => {

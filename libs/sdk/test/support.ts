@@ -59,7 +59,13 @@ export function tenants(target: { redisUrl: string; prefix: string } = dataPlane
         tenantId,
         slug: 'sdk-test',
         status: options.status ?? 'active',
-        policies: policies.map((policy, i) => ({ id: `pol_${i}`, ...policy })),
+        // a Redis timeout far above any test's latency: the 50 ms default on a loaded CI machine
+        // would now and then fail open and charge nothing
+        policies: policies.map((policy, i) => ({
+          id: `pol_${i}`,
+          redisTimeoutMs: 1000,
+          ...policy,
+        })),
       });
       await publishTenant(redis, target.prefix, compiled);
       const key: Tenant['key'] = async (options = {}) => {

@@ -9,7 +9,7 @@ import { log, SetupError } from './log';
 import { dataDir, repoRoot } from './paths';
 import { resolvePostgres, type PostgresServer } from './postgres';
 import { resolveRedis, type RedisServer } from './redis';
-import { seedDemo } from './seed';
+import { seedDemo, seedDemoOperator } from './seed';
 
 const DEMO_DATABASE = 'sluice';
 /**
@@ -77,7 +77,7 @@ const nx = join(repoRoot, 'node_modules/.bin/nx');
 
 /** `npm start`: build, prepare services, migrate, seed, start the four apps, print their URLs. */
 async function start(args: string[]): Promise<number> {
-  const env = { ...process.env, ...nxEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...nxEnv };
   if (!args.includes('--no-build')) {
     log.info('building (nx run-many -t build)');
     const built = await runCommand(nx, ['run-many', '-t', 'build', '--output-style=static'], env);
@@ -95,7 +95,7 @@ async function start(args: string[]): Promise<number> {
     }
     log.info('applying migrations');
     await migrate(databaseUrl);
-    const prefix = process.env['SLUICE_KEY_PREFIX'] ?? 'sluice:';
+    const prefix = env['SLUICE_KEY_PREFIX'] ?? 'sluice:';
     const redis = new Redis(services.redis.url, { maxRetriesPerRequest: 1 });
     const seed = await seedDemo({
       databaseUrl,
@@ -107,13 +107,26 @@ async function start(args: string[]): Promise<number> {
       `demo seeded: tenant "${seed.tenantSlug}" (policies v${seed.version} in Redis), plans ${seed.planSlugs.join(', ')}`,
     );
 
-    const appEnv = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: services.redis.url };
+    const operator = await seedDemoOperator({
+      env,
+      databaseUrl,
+      passwordFile: join(dataDir, 'demo-operator-password'),
+    });
+
+    const appEnv = {
+      ...env,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: services.redis.url,
+      // npm start serves plain http on loopback: a Secure cookie would never be sent back
+      CONTROL_PLANE_COOKIE_SECURE: env['CONTROL_PLANE_COOKIE_SECURE'] ?? 'false',
+    };
     const logDir = join(dataDir, 'logs');
     const ports = portsFrom(env);
     const group = await startApps({ env: appEnv, ports, logDir });
     log.info('Sluice is running:');
     for (const app of group.apps) log.info(`  ${app.name.padEnd(14)} ${app.url}  (pid ${app.pid})`);
     log.info(`demo API key: ${seed.apiKey}`);
+    log.info(`demo operator: ${operator.email} / ${operator.password}`);
     log.info('try it (the "api" policy allows a burst of 5, then 1 per second):');
     log.info(
       `  curl -i -X POST http://127.0.0.1:${ports['data-plane']}/v1/check -H 'Authorization: Bearer ${seed.apiKey}' -H 'Content-Type: application/json' -d '{"policy":"api","identifier":"user-1"}'`,
@@ -142,7 +155,7 @@ async function start(args: string[]): Promise<number> {
 
 /** `npm test`: prepare services and a migrated template database, then run every Nx check. */
 async function test(args: string[]): Promise<number> {
-  const env = { ...process.env, ...nxEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...nxEnv };
   const formatted = await runCommand(
     join(repoRoot, 'node_modules/.bin/prettier'),
     ['--check', '--log-level=warn', '.'],

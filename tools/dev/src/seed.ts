@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createPrismaClient, newId, type Prisma } from '@sluice/db';
 import {
   compileTenant,
@@ -10,6 +13,7 @@ import {
   type RuleInput,
 } from '@sluice/policy';
 import type { Redis } from 'ioredis';
+import { repoRoot } from './paths';
 
 /** What the demo seed guarantees exists; printed by `npm start`. */
 export interface DemoSeed {
@@ -106,7 +110,7 @@ export async function seedDemo(options: {
       update: {},
     });
 
-    const apiKey = await demoSecret(options.apiKeyFile);
+    const apiKey = await localSecret(options.apiKeyFile, generateApiKeySecret);
     const hash = hashApiKey(apiKey);
     const keyRow = await prisma.apiKey.upsert({
       where: { hash },
@@ -165,16 +169,46 @@ function toRuleRow(rule: StoredRuleInput, position: number): Prisma.RuleCreateWi
   return { id: newId('rule'), position, name, algorithm, params: params as Prisma.InputJsonObject };
 }
 
-/** The demo key's secret survives restarts in a local file (0600, under the git-ignored .data/). */
-async function demoSecret(file: string): Promise<string> {
+/** A secret that survives restarts in a local file (0600, under the git-ignored .data/). */
+async function localSecret(file: string, generate: () => string): Promise<string> {
   try {
     const stored = (await readFile(file, 'utf8')).trim();
     if (stored) return stored;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const secret = generateApiKeySecret();
+  const secret = generate();
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   await chmod(file, 0o600);
   return secret;
+}
+
+export interface DemoOperator {
+  email: string;
+  password: string;
+}
+
+/**
+ * The demo's first operator, created through the control plane's own CLI (tools may not import
+ * an app) with a password kept in a local file (0600) so `npm start` can print it every time.
+ */
+export async function seedDemoOperator(options: {
+  env: NodeJS.ProcessEnv;
+  databaseUrl: string;
+  passwordFile: string;
+}): Promise<DemoOperator> {
+  const email = 'operator@demo.sluice.local';
+  const password = await localSecret(options.passwordFile, () =>
+    randomBytes(18).toString('base64url'),
+  );
+  const cli = join(repoRoot, 'apps/control-plane/dist/cli.js');
+  const result = spawnSync(process.execPath, [cli, 'create-operator', '--email', email], {
+    env: { ...options.env, DATABASE_URL: options.databaseUrl, SLUICE_OPERATOR_PASSWORD: password },
+    encoding: 'utf8',
+  });
+  // 73 (EX_CANTCREAT): the operator exists already, from an earlier start
+  if (result.status !== 0 && result.status !== 73) {
+    throw new Error(`create-operator failed (${result.status}): ${result.stderr || result.stdout}`);
+  }
+  return { email, password };
 }

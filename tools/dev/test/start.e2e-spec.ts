@@ -158,6 +158,26 @@ describe('npm start', () => {
     });
   });
 
+  it('created the demo operator it printed, who can log in to the control plane', async () => {
+    const password = (await readFile(join(dataDir, 'demo-operator-password'), 'utf8')).trim();
+    expect(output).toContain(`demo operator: operator@demo.sluice.local / ${password}`);
+    const response = await fetch(`http://127.0.0.1:${ports['CONTROL_PLANE_PORT']}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `mutation ($input: LoginInput!) { login(input: $input) { token user { email } } }`,
+        variables: {
+          input: { email: 'operator@demo.sluice.local', password, transport: 'BEARER' },
+        },
+      }),
+    });
+    const body = (await response.json()) as {
+      data?: { login: { token: string; user: { email: string } } };
+    };
+    expect(body.data?.login.user.email).toBe('operator@demo.sluice.local');
+    expect(body.data?.login.token).toEqual(expect.any(String));
+  });
+
   it('stops every app on SIGINT and exits 0', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGINT');

@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { checkRule, ruleKey, ruleKeys, type SlidingWindowLogRule } from '@sluice/algorithms';
+import { RedisService } from '@sluice/nest-kit';
+import { ENV, type Env } from '../env';
+
+export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMs: number };
+
+/**
+ * The login mutation's own rate limits, decided by the Sluice algorithms in Redis: a sliding
+ * window log per account (the normalised email, whether or not it exists) and one per client IP.
+ * Every attempt is counted before the password is checked, so parallel guesses cannot slip
+ * past the limit while their hashes are being verified.
+ */
+@Injectable()
+export class LoginThrottleService {
+  private readonly prefix: string;
+  private readonly accountRule: SlidingWindowLogRule;
+  private readonly ipRule: SlidingWindowLogRule;
+
+  constructor(
+    private readonly redis: RedisService,
+    @Inject(ENV) env: Env,
+  ) {
+    this.prefix = `${env.SLUICE_KEY_PREFIX}auth:`;
+    const windowMs = env.CONTROL_PLANE_LOGIN_WINDOW_SECONDS * 1000;
+    this.accountRule = {
+      algorithm: 'sliding_window_log',
+      limit: env.CONTROL_PLANE_LOGIN_ACCOUNT_LIMIT,
+      windowMs,
+    };
+    this.ipRule = {
+      algorithm: 'sliding_window_log',
+      limit: env.CONTROL_PLANE_LOGIN_IP_LIMIT,
+      windowMs,
+    };
+  }
+
+  /** Counts one attempt against the IP, then the account; refused when either is spent. */
+  async attempt(email: string, ip: string): Promise<ThrottleVerdict> {
+    for (const [key, rule] of [
+      [this.ipKey(ip), this.ipRule],
+      [this.accountKey(email), this.accountRule],
+    ] as const) {
+      const decision = await checkRule(this.redis.client, key, rule);
+      if (!decision.allowed) return { allowed: false, retryAfterMs: decision.retryAfter };
+    }
+    return { allowed: true };
+  }
+
+  /** After a successful login: earlier typos must not count towards a later lock-out. */
+  async forgetAccount(email: string): Promise<void> {
+    await this.redis.client.del(...ruleKeys(this.accountRule, this.accountKey(email)));
+  }
+
+  private accountKey(email: string): string {
+    return ruleKey({
+      prefix: this.prefix,
+      scope: 'login-account',
+      identifier: email,
+      rule: 'attempts',
+    });
+  }
+
+  private ipKey(ip: string): string {
+    return ruleKey({ prefix: this.prefix, scope: 'login-ip', identifier: ip, rule: 'attempts' });
+  }
+}

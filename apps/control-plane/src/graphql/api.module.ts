@@ -1,0 +1,23 @@
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { Module } from '@nestjs/common';
+import { GraphQLModule } from '@nestjs/graphql';
+import { AuthModule } from '../auth/auth.module';
+import { RequestAuthService } from '../auth/request-auth.service';
+import { ENV, type Env } from '../env';
+import { graphqlOptions } from './graphql.options';
+import { ServerTimeResolver } from './server-time.resolver';
+
+/** The GraphQL endpoint (/graphql, HTTP and graphql-ws) and its root resolvers. */
+@Module({
+  imports: [
+    AuthModule,
+    GraphQLModule.forRootAsync<ApolloDriverConfig>({
+      driver: ApolloDriver,
+      imports: [AuthModule],
+      inject: [ENV, RequestAuthService],
+      useFactory: (env: Env, requestAuth: RequestAuthService) => graphqlOptions(env, requestAuth),
+    }),
+  ],
+  providers: [ServerTimeResolver],
+})
+export class ApiModule {}

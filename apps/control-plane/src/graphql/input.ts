@@ -1,0 +1,21 @@
+import type { z } from 'zod';
+import { AppError, type FieldIssue } from './app-error';
+
+/**
+ * Validates a resolver argument with `schema`; a failure is BAD_USER_INPUT naming each field by
+ * its path from the argument (`input.email`), never an internal error.
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  argument: string,
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues: FieldIssue[] = result.error.issues.map((issue) => ({
+    field: [argument, ...issue.path.map(String)].join('.'),
+    message: issue.message,
+  }));
+  const [first, ...rest] = issues;
+  throw AppError.badUserInput(first ? [first, ...rest] : [{ field: argument, message: 'invalid' }]);
+}
