@@ -15,6 +15,7 @@ import { ApiModule } from './http/api.module';
 import { ProblemFilter } from './http/problem.filter';
 import { LimitsModule } from './limits/limits.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { ReservationsModule } from './reservations/reservations.module';
 import { serviceInfo } from './service-info';
 
 @Module({})
@@ -35,6 +36,7 @@ export class AppModule {
         CheckModule,
         AuthorizeModule,
         LimitsModule,
+        ReservationsModule,
         OpenApiModule,
       ],
       providers: [

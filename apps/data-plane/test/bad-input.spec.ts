@@ -4,11 +4,13 @@ import {
   bearer,
   bucket,
   check,
+  expectInvalid,
+  expectProblem,
   policy,
+  PROBLEM,
   publish,
   request,
   startApp,
-  type Answer,
   type TestApp,
 } from './support';
 
@@ -27,28 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
 });
-
-const PROBLEM = 'https://sluice.dev/problems/';
-
-/** Every refusal is problem+json with its status in the body, and never a 500. */
-function expectProblem(answer: Answer, status: number, type: string): void {
-  expect(answer.status).toBe(status);
-  expect(answer.contentType).toMatch(/^application\/problem\+json/);
-  expect(answer.body).toMatchObject({
-    type,
-    title: expect.any(String),
-    status,
-    detail: expect.any(String),
-    instance: expect.stringMatching(/^\//),
-  });
-}
-
-function expectInvalid(answer: Answer, errors: { field: string; message?: unknown }[]): void {
-  expectProblem(answer, 400, `${PROBLEM}invalid-request`);
-  expect((answer.body as { errors: unknown[] }).errors).toEqual(
-    errors.map(({ field, message }) => ({ field, message: message ?? expect.any(String) })),
-  );
-}
 
 const valid = { policy: 'api', identifier: 'u' };
 

@@ -6,7 +6,9 @@ import {
   check,
   policy,
   publish,
+  release,
   request,
+  settle,
   startApp,
   until,
   type Answer,
@@ -27,6 +29,15 @@ const policies = () => [
     failMode: 'closed',
     redisTimeoutMs: 30,
     rules: [bucket('burst', 10)],
+  }),
+  policy('local-llm', {
+    failMode: 'local',
+    redisTimeoutMs: 30,
+    reservations: {},
+    rules: [
+      bucket('tokens', 100),
+      { name: 'inflight', algorithm: 'concurrency', limit: 1, leaseTtlMs: 60_000 },
+    ],
   }),
 ];
 
@@ -128,6 +139,38 @@ describe('fail modes', () => {
     await server.start();
     await recovered('after-restart');
     expect((await request(app.url, '/readyz')).status).toBe(200);
+  });
+
+  it('settles and releases what the local fail mode handed out; other ids are a 503', async () => {
+    expect(body(await decide('open', 'warm')).reason).toBe('allowed');
+
+    await server.stop();
+    try {
+      const held = await check(app.url, secret, {
+        policy: 'local-llm',
+        identifier: 'local',
+        cost: 60,
+      });
+      const { reservationId, leaseId } = held.body as { reservationId: string; leaseId: string };
+      expect(held.body).toMatchObject({ allowed: true, reason: 'local' });
+
+      const settled = await settle(app.url, secret, { reservationId, actualCost: 20 });
+      expect(settled.status).toBe(200);
+      expect(settled.body).toMatchObject({ rules: [{ name: 'tokens', charged: -40 }] });
+      expect((await release(app.url, secret, { leaseId })).body).toEqual({
+        leaseId,
+        released: true,
+      });
+      const unknown = await settle(app.url, secret, {
+        reservationId: reservationId.replace(/\.[0-9A-Za-z]{16}$/, `.${'a'.repeat(16)}`),
+        actualCost: 1,
+      });
+      expect(unknown.status).toBe(503);
+      expect(unknown.headers.get('retry-after')).toBe('1');
+    } finally {
+      await server.start();
+    }
+    await recovered('after-local');
   });
 
   it('answers each fail mode at the policy timeout while redis-server is stalled', async () => {

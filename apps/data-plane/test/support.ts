@@ -13,6 +13,7 @@ import {
 } from '@sluice/policy';
 import { createTestRedis, testRedisUrl, type TestRedis } from '@sluice/testing';
 import type { Redis } from 'ioredis';
+import { expect } from 'vitest';
 import { createApp } from '../src/app';
 import { envSchema } from '../src/env';
 
@@ -72,9 +73,15 @@ export const daily = (limit: number): RuleInput => ({
 
 let policyIds = 0;
 
+/**
+ * A policy with a Redis timeout far above any test's latency: the production default (50 ms) on a
+ * loaded CI machine would now and then answer fail-open and charge nothing. Fail-mode tests set
+ * their own timeout.
+ */
 export const policy = (name: string, over: Partial<PolicyInput> = {}): PolicyInput => ({
   id: `pol_${name.replace(/[^A-Za-z0-9_-]/g, '_')}_${(policyIds += 1)}`,
   name,
+  redisTimeoutMs: 1000,
   rules: [bucket('burst', 5)],
   ...over,
 });
@@ -129,15 +136,16 @@ async function answer(response: Response): Promise<Answer> {
   };
 }
 
-/** `POST /v1/check` with `body` as JSON (a string is sent as is). */
-export async function check(
+/** `POST <path>` with `body` as JSON (a string is sent as is). */
+export async function post(
   url: string,
+  path: string,
   secret: string | undefined,
   body: unknown,
   options: { headers?: Record<string, string>; query?: string } = {},
 ): Promise<Answer> {
   return answer(
-    await fetch(`${url}/v1/check${options.query ?? ''}`, {
+    await fetch(`${url}${path}${options.query ?? ''}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -148,6 +156,22 @@ export async function check(
     }),
   );
 }
+
+/** `POST /v1/check` with `body` as JSON (a string is sent as is). */
+export const check = (
+  url: string,
+  secret: string | undefined,
+  body: unknown,
+  options: { headers?: Record<string, string>; query?: string } = {},
+): Promise<Answer> => post(url, '/v1/check', secret, body, options);
+
+/** `POST /v1/settle`. */
+export const settle = (url: string, secret: string | undefined, body: unknown): Promise<Answer> =>
+  post(url, '/v1/settle', secret, body);
+
+/** `POST /v1/release`. */
+export const release = (url: string, secret: string | undefined, body: unknown): Promise<Answer> =>
+  post(url, '/v1/release', secret, body);
 
 /** Any request, answered the same way. */
 export async function request(url: string, path: string, init: RequestInit = {}): Promise<Answer> {
@@ -162,4 +186,29 @@ export async function until(
   stepMs = 25,
 ): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, stepMs));
+}
+
+export const PROBLEM = 'https://sluice.dev/problems/';
+
+/** Every refusal is problem+json with its status in the body, and never a 500. */
+export function expectProblem(answer: Answer, status: number, type: string): void {
+  expect(answer.status).toBe(status);
+  expect(answer.contentType).toMatch(/^application\/problem\+json/);
+  expect(answer.body).toMatchObject({
+    type,
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    instance: expect.stringMatching(/^\//),
+  });
+}
+
+export function expectInvalid(
+  answer: Answer,
+  errors: { field: string; message?: unknown }[],
+): void {
+  expectProblem(answer, 400, `${PROBLEM}invalid-request`);
+  expect((answer.body as { errors: unknown[] }).errors).toEqual(
+    errors.map(({ field, message }) => ({ field, message: message ?? expect.any(String) })),
+  );
 }

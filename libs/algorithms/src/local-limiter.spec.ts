@@ -54,6 +54,16 @@ describe('LocalLimiter', () => {
     expect(limiter.check(key('bucket'), checks[1]!.rule, { cost: 0 }).remaining).toBe(8);
   });
 
+  it('forget drops the named states only: those identifiers start afresh', () => {
+    const limiter = new LocalLimiter({ clock: () => 1_800_000_000_000 });
+    const rule = { algorithm: 'fixed_window', limit: 1, windowMs: 60_000 } as const;
+    expect(limiter.check(key('a'), rule).allowed).toBe(true);
+    expect(limiter.check(key('b'), rule).allowed).toBe(true);
+    limiter.forget([key('a'), key('never-written')]);
+    expect(limiter.check(key('a'), rule).allowed).toBe(true);
+    expect(limiter.check(key('b'), rule).allowed).toBe(false);
+  });
+
   it('forgets a state when its TTL runs out and keeps at most maxKeys', () => {
     let now = 1_800_000_000_000;
     const limiter = new LocalLimiter({ maxKeys: 3, clock: () => now });

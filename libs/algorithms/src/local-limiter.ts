@@ -182,6 +182,11 @@ export class LocalLimiter {
     return { released };
   }
 
+  /** Forgets the states kept under these keys (a reset); unknown keys are ignored. */
+  forget(keys: readonly string[]): void {
+    for (const key of keys) this.states.delete(key);
+  }
+
   private nowUs(now: number | undefined): number {
     return toMicros(now ?? this.clock());
   }

@@ -154,7 +154,11 @@ describe('reservations and leases: Lua, the reference models and LocalLimiter ag
                 beforeMs,
               );
               if (kept) states.set(write.key, write.state);
-              else states.delete(write.key);
+              else {
+                // gone on the server's real clock before it could be persisted: forget it here too
+                states.delete(write.key);
+                local.forget([write.key]);
+              }
             }
           };
 

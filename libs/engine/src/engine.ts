@@ -3,16 +3,22 @@ import {
   checkPrepared,
   LocalLimiter,
   MAX_COST,
+  parseLeaseId,
+  parseReservationId,
   prepareRuleSet,
+  releaseLease,
   RETRY_NEVER,
   ruleKey,
   ruleSetKeys,
-  type CompositeDecision,
+  settleReservation,
+  type AnyRuleSpec,
   type LocalLimiterOptions,
+  type PreparedDecision,
   type PreparedRuleSet,
   type RedisLike,
+  type ReservationOptions,
   type RuleDecision,
-  type RuleSpec,
+  type SettledRule,
 } from '@sluice/algorithms';
 import {
   CANDIDATE_KEY_PREFIX,
@@ -30,8 +36,12 @@ import {
   AuthenticationError,
   ForbiddenError,
   InputError,
+  LeaseNotFoundError,
   PolicyNotFoundError,
+  ReservationNotFoundError,
+  ReservationsDisabledError,
   UnavailableError,
+  type EngineError,
 } from './errors';
 import { matchOverride } from './overrides';
 import {
@@ -47,7 +57,12 @@ import type {
   CheckResult,
   DecisionRecorder,
   InspectRequest,
+  ReleaseRequest,
+  ReleaseResult,
   RuleResult,
+  SettledRuleResult,
+  SettleRequest,
+  SettleResult,
 } from './types';
 
 /** `retryAfterMs` of a fail-closed answer: a hint to come back soon, not a computed wait. */
@@ -90,13 +105,14 @@ export interface DecisionEngineOptions {
 
 interface PlannedRule {
   name: string;
-  rule: RuleSpec;
+  rule: AnyRuleSpec;
   /** Quota and window when they never change (every rule but a calendar window). */
   window: RuleWindow | undefined;
 }
 
 /** A policy's rules with one override (or none) applied, validated once for every request. */
 interface PreparedPlan {
+  /** The rate rules in policy order, then the concurrency rules: one all-or-nothing group. */
   live: PlannedRule[];
   candidates: PlannedRule[];
   /** The live rules, then the candidates: the order of the decision's rules. */
@@ -123,7 +139,8 @@ const TIMEOUT = Symbol('timeout');
  * The data plane's decision engine: authenticates API keys, resolves a tenant's policy and the
  * identifier's override from the in-process cache, decides every rule in one composite Lua call
  * (the only Redis command of a warm check), falls back to the policy's fail mode, and reports one
- * usage event per check. The enforcement contract is on `DecisionReason` and `CheckResult`.
+ * usage event per check. Settles the reservations and releases the leases its checks hand out,
+ * by their ids alone. The enforcement contract is on `DecisionReason` and `CheckResult`.
  */
 export class DecisionEngine {
   readonly cache: PolicyCache;
@@ -263,7 +280,11 @@ export class DecisionEngine {
     } else {
       subject.override = matchOverride(policy.overrides, identifier, at);
       const plan = this.preparedPlan(tenant, policy, subject.override);
-      const pending = this.decideInRedis(plan.set, identifier, cost, dryRun, policy.policy);
+      // a cost of 0 peeks and a dry run writes nothing: neither has anything to settle
+      const { reservations } = policy.policy;
+      const reservation = reservations && cost > 0 && !dryRun ? reservations : undefined;
+      const options = { dryRun, reservation };
+      const pending = this.decideInRedis(plan.set, identifier, cost, options, policy.policy);
       const decision = pending && (await pending);
       if (decision) {
         result = buildResult(subject, plan, decision, 'redis');
@@ -273,7 +294,8 @@ export class DecisionEngine {
       } else if (policy.policy.failMode === 'closed') {
         result = bareResult(subject, 'fail-closed');
       } else {
-        const local = this.local.checkPrepared(plan.set, identifier, cost, { dryRun });
+        // its reservation and lease ids are settled and released by this process (see settle)
+        const local = this.local.checkPrepared(plan.set, identifier, cost, options);
         result = buildResult(subject, plan, local, 'local');
         candidateDenied = !local.candidatesAllowed;
       }
@@ -315,7 +337,13 @@ export class DecisionEngine {
       override,
     };
     const plan = this.preparedPlan(tenant, policy, override);
-    const decision = await this.decideInRedis(plan.set, request.identifier, 0, true, policy.policy);
+    const decision = await this.decideInRedis(
+      plan.set,
+      request.identifier,
+      0,
+      { dryRun: true },
+      policy.policy,
+    );
     if (!decision) throw new UnavailableError('The limits could not be read from Redis right now.');
     const result = buildResult(subject, plan, decision, 'redis');
     if (tenant.tenant.status !== 'suspended') return result;
@@ -324,8 +352,10 @@ export class DecisionEngine {
   }
 
   /**
-   * Deletes the identifier's state under the policy (every rule's keys, candidates included):
-   * it starts afresh. Needs a key with the `admin` scope. Returns how many keys existed.
+   * Deletes the identifier's state under the policy (every rule's keys, candidates and the
+   * concurrency rules' leases included): it starts afresh. Reservation records are left to
+   * expire (their nonces are not known here); one settled later adjusts the fresh state. Needs a
+   * key with the `admin` scope. Returns how many keys existed.
    */
   async reset(request: InspectRequest): Promise<{ deleted: number }> {
     checkInput(request, false);
@@ -333,6 +363,8 @@ export class DecisionEngine {
     const override = matchOverride(policy.overrides, request.identifier, this.clock());
     const plan = this.preparedPlan(tenant, policy, override);
     const keys = ruleSetKeys(plan.set, request.identifier);
+    // the local fail mode's state too, so the identifier starts afresh whichever decides next
+    this.local.forget(keys);
     try {
       const deleted = await raceTimeout(this.redis.del(...keys), policy.policy.redisTimeoutMs);
       if (deleted === TIMEOUT) throw new Error('Redis did not answer in time');
@@ -340,6 +372,109 @@ export class DecisionEngine {
     } catch (error) {
       throw new UnavailableError('The limits could not be reset right now.', error);
     }
+  }
+
+  /**
+   * Settles a check's reservation at the actual cost, once: the overrun is charged (into debt if
+   * need be), unused cost refunded where it was charged (see docs/algorithms.md); a repeat
+   * changes nothing and answers `alreadySettled: true` with the first actual cost. Everything
+   * comes from the id (tenant, policy, identifier hash, nonce): one single-slot call, on the
+   * policy's own rules (a receipt holds the parameters an override charged under); a suspended
+   * tenant's too, since a settle only corrects what was charged. Throws
+   * `InputError`, `ForbiddenError` (scope, or a key not allowed on the policy),
+   * `ReservationNotFoundError` (malformed, another tenant's, policy gone, unknown, expired),
+   * `ReservationsDisabledError` (409), `UnavailableError` (no fail mode applies).
+   */
+  async settle(request: SettleRequest): Promise<SettleResult> {
+    const { key, reservationId, actualCost } = request;
+    checkActualCost(actualCost);
+    checkScope(key, 'check');
+    const id = parseReservationId(reservationId);
+    // another tenant's id answers as an unknown one: ids reveal nothing across tenants
+    if (!id || id.owner !== key.tenantId) throw new ReservationNotFoundError();
+    const { tenant, policy } = await this.resolveById(key, id.name, ReservationNotFoundError);
+    if (!policy.policy.reservations) throw new ReservationsDisabledError(policy.policy.name);
+    const plan = this.preparedPlan(tenant, policy, undefined);
+    const identifier = { idHash: id.idHash };
+    const settled = await this.inRedisThenLocal(
+      policy.policy,
+      () => settleReservation(this.redis, plan.set, identifier, id.nonce, actualCost),
+      () => this.local.settleReservation(plan.set, identifier, id.nonce, actualCost),
+      (result) => result.found,
+      'The reservation could not be settled right now.',
+    );
+    if (!settled.found) throw new ReservationNotFoundError();
+    if (!settled.alreadySettled) {
+      this.recorder.recordSettle?.({
+        tenantId: tenant.tenant.tenantId,
+        policy: policy.policy.name,
+        keyId: key.id,
+        at: this.clock(),
+        estimate: settled.estimate,
+        actualCost: settled.actualCost,
+      });
+    }
+    return {
+      reservationId,
+      settled: true,
+      alreadySettled: settled.alreadySettled,
+      estimate: settled.estimate,
+      actualCost: settled.actualCost,
+      rules: settled.rules.flatMap((rule) => (rule.candidate ? [] : [settledRule(plan, rule)])),
+    };
+  }
+
+  /**
+   * Frees a check's lease in every concurrency rule of its policy. `released: false` when it was
+   * not held any more (released before, or expired): harmless. Throws `ForbiddenError`,
+   * `LeaseNotFoundError` (malformed, another tenant's, policy gone), `UnavailableError`.
+   */
+  async release(request: ReleaseRequest): Promise<ReleaseResult> {
+    const { key, leaseId } = request;
+    checkScope(key, 'check');
+    const id = parseLeaseId(leaseId);
+    if (!id || id.owner !== key.tenantId) throw new LeaseNotFoundError();
+    const { tenant, policy } = await this.resolveById(key, id.name, LeaseNotFoundError);
+    const { set } = this.preparedPlan(tenant, policy, undefined);
+    const identifier = { idHash: id.idHash };
+    const { released } = await this.inRedisThenLocal(
+      policy.policy,
+      () => releaseLease(this.redis, set, identifier, id.nonce),
+      () => this.local.releaseLease(set, identifier, id.nonce),
+      (result) => result.released,
+      'The lease could not be released right now.',
+    );
+    return { leaseId, released };
+  }
+
+  /**
+   * A settle or release: in Redis, then, unless Redis knew the id, by the local limiter, which
+   * knows the ids the local fail mode handed out in this process (a lookup in memory; Redis
+   * and local nonces never collide, 95 random bits each). `UnavailableError` when Redis failed
+   * or timed out and the local limiter does not know the id either.
+   */
+  private async inRedisThenLocal<T>(
+    { redisTimeoutMs }: CompiledPolicy,
+    inRedis: () => Promise<T>,
+    locally: () => T,
+    known: (result: T) => boolean,
+    unavailable: string,
+  ): Promise<T> {
+    let failure: unknown = new Error('Redis is not connected');
+    if (this.redis.status === 'ready') {
+      try {
+        const result = await raceTimeout(inRedis(), redisTimeoutMs);
+        if (result !== TIMEOUT && known(result)) return result;
+        failure = result === TIMEOUT ? new Error('Redis did not answer in time') : undefined;
+      } catch (error) {
+        // the id's parts were validated by parsing it: this is a bug, not a Redis failure
+        if (error instanceof AlgorithmInputError) throw error;
+        failure = error;
+      }
+    }
+    const local = locally();
+    if (failure === undefined || known(local)) return local;
+    throw new UnavailableError(unavailable, failure);
   }
 
   /** `resolve` from the cache alone; undefined when the tenant must be read first. */
@@ -351,14 +486,34 @@ export class DecisionEngine {
 
   private async resolve(key: ApiKeyRecord, name: string, scope: ApiKeyScope): Promise<Resolved> {
     checkScope(key, scope);
-    let tenant: CachedTenant | undefined;
+    const tenant = await this.tenantOf(key);
+    if (!tenant) throw new PolicyNotFoundError(name);
+    return pickPolicy(tenant, key, name);
+  }
+
+  /**
+   * The policy of id `policyId` in the key's tenant (as a reservation or lease id names it);
+   * `NotFound` when the tenant or the policy is gone, `ForbiddenError` when the key may not use
+   * it.
+   */
+  private async resolveById(
+    key: ApiKeyRecord,
+    policyId: string,
+    NotFound: new () => EngineError,
+  ): Promise<Resolved> {
+    const tenant = await this.tenantOf(key);
+    const policy = tenant?.policiesById.get(policyId);
+    if (!tenant || !policy) throw new NotFound();
+    checkPolicyAllowed(key, policy.policy.name);
+    return { tenant, policy };
+  }
+
+  private async tenantOf(key: ApiKeyRecord): Promise<CachedTenant | undefined> {
     try {
-      tenant = await this.cache.tenant(key.tenantId);
+      return await this.cache.tenant(key.tenantId);
     } catch (error) {
       throw new UnavailableError('The policy could not be read right now.', error);
     }
-    if (!tenant) throw new PolicyNotFoundError(name);
-    return pickPolicy(tenant, key, name);
   }
 
   /**
@@ -379,13 +534,18 @@ export class DecisionEngine {
     const known = plans.get(id);
     if (known) return known;
     const { policy } = cached;
-    const planned = (compiled: CompiledRule): PlannedRule => {
-      const rule = override?.rules[compiled.name] ?? compiled.rule;
+    const planned = (name: string, rule: AnyRuleSpec): PlannedRule => {
       const calendar = rule.algorithm === 'fixed_window' && rule.calendar !== undefined;
-      return { name: compiled.name, rule, window: calendar ? undefined : ruleWindow(rule, 0) };
+      return { name, rule, window: calendar ? undefined : ruleWindow(rule, 0) };
     };
-    const live = policy.rules.map(planned);
-    const candidates = policy.candidateRules.map(planned);
+    const rate = ({ name, rule }: CompiledRule) => planned(name, override?.rules[name] ?? rule);
+    const live = [
+      ...policy.rules.map(rate),
+      ...(policy.concurrencyRules ?? []).map(({ name, rule }) =>
+        planned(name, override?.concurrencyRules?.[name] ?? rule),
+      ),
+    ];
+    const candidates = policy.candidateRules.map(rate);
     const set = prepareRuleSet({
       prefix: this.rulePrefix,
       scope: `${tenant.tenant.tenantId}.${policy.id}`,
@@ -415,12 +575,12 @@ export class DecisionEngine {
     set: PreparedRuleSet,
     identifier: string,
     cost: number,
-    dryRun: boolean,
+    options: { dryRun: boolean; reservation?: ReservationOptions | undefined },
     { redisTimeoutMs }: CompiledPolicy,
-  ): Promise<CompositeDecision | undefined> | undefined {
+  ): Promise<PreparedDecision | undefined> | undefined {
     if (this.redis.status !== 'ready' || !this.breaker.tryAcquire()) return undefined;
     const deadline = this.redisClock.now() + redisTimeoutMs;
-    const call = checkPrepared(this.redis, set, identifier, cost, { dryRun, deadline });
+    const call = checkPrepared(this.redis, set, identifier, cost, { ...options, deadline });
     return new Promise((resolve, reject) => {
       let settled = false;
       // what arrives after the timeout (a reply or an error) is ignored
@@ -451,6 +611,14 @@ export class DecisionEngine {
         },
       );
     });
+  }
+}
+
+function checkActualCost(actualCost: number): void {
+  if (!Number.isInteger(actualCost) || actualCost < 0 || actualCost > MAX_COST) {
+    throw new InputError([
+      { path: 'actualCost', message: `must be an integer from 0 to ${MAX_COST}` },
+    ]);
   }
 }
 
@@ -516,10 +684,34 @@ function checkScope(key: ApiKeyRecord, scope: ApiKeyScope): void {
 function pickPolicy(tenant: CachedTenant, key: ApiKeyRecord, name: string): Resolved {
   const policy = tenant.policies.get(name);
   if (!policy) throw new PolicyNotFoundError(name);
+  checkPolicyAllowed(key, name);
+  return { tenant, policy };
+}
+
+function checkPolicyAllowed(key: ApiKeyRecord, name: string): void {
   if (key.policies !== null && !key.policies.includes(name)) {
     throw new ForbiddenError(`This API key may not use policy ${JSON.stringify(name)}.`);
   }
-  return { tenant, policy };
+}
+
+/** A settled rate rule with its algorithm (the policy's rule of that name: the receipt's). */
+function settledRule(plan: PreparedPlan, settled: SettledRule): SettledRuleResult {
+  const rule = plan.live.find((planned) => planned.name === settled.name)?.rule;
+  if (!rule || rule.algorithm === 'concurrency') {
+    throw new Error(`no rate rule ${settled.name} for a settled reservation`);
+  }
+  const result: SettledRuleResult = {
+    name: settled.name,
+    algorithm: rule.algorithm,
+    charged: settled.charged,
+    allowed: settled.allowed,
+    limit: settled.limit,
+    remaining: settled.remaining,
+    resetAt: settled.resetAt,
+    retryAfterMs: settled.retryAfter,
+  };
+  if (rule.algorithm === 'leaky_bucket') result.delayMs = settled.delayMs;
+  return result;
 }
 
 function ruleResult(
@@ -561,7 +753,7 @@ function heads(rule: RuleResult, best: RuleResult | undefined, allowed: boolean)
 function buildResult(
   { policyName, identifier, at, cached, override }: Subject,
   plan: PreparedPlan,
-  decision: CompositeDecision,
+  decision: PreparedDecision,
   source: 'redis' | 'local',
 ): CheckResult {
   const rules: RuleResult[] = [];
@@ -597,6 +789,14 @@ function buildResult(
     result.candidates = plan.candidates.map((planned, i) =>
       ruleResult(planned, decision.rules[offset + i], at),
     );
+  }
+  if (decision.reservation) {
+    result.reservationId = decision.reservation.id;
+    result.reservationExpiresAt = decision.reservation.expiresAt;
+  }
+  if (decision.lease) {
+    result.leaseId = decision.lease.id;
+    result.leaseExpiresAt = decision.lease.expiresAt;
   }
   return result;
 }

@@ -18,7 +18,7 @@ export interface ProblemDetails {
  * one of these: it is a `CheckResult` with `allowed: false`.
  */
 export abstract class EngineError extends Error {
-  abstract readonly status: 400 | 401 | 403 | 404 | 503;
+  abstract readonly status: 400 | 401 | 403 | 404 | 409 | 503;
   /** The last segment of the problem type, e.g. `policy-not-found`. */
   abstract readonly problem: string;
   abstract readonly title: string;
@@ -89,8 +89,55 @@ export class PolicyNotFoundError extends EngineError {
 }
 
 /**
+ * No reservation of that id: malformed, another tenant's, of a policy that is gone, unknown, or
+ * expired (an unsettled reservation stands at its estimate once expired) (404). Every case
+ * answers the same, so an id reveals nothing about another tenant.
+ */
+export class ReservationNotFoundError extends EngineError {
+  override readonly name = 'ReservationNotFoundError';
+  readonly status = 404;
+  readonly problem = 'reservation-not-found';
+  readonly title = 'Not Found';
+
+  constructor() {
+    super(
+      'No reservation with that id: unknown, or expired (an unsettled reservation counts at its estimate).',
+    );
+  }
+}
+
+/**
+ * A lease id that is malformed, another tenant's or of a policy that is gone (404). A lease that
+ * was released before or has expired is not an error: the release answers `released: false`.
+ */
+export class LeaseNotFoundError extends EngineError {
+  override readonly name = 'LeaseNotFoundError';
+  readonly status = 404;
+  readonly problem = 'lease-not-found';
+  readonly title = 'Not Found';
+
+  constructor() {
+    super('No lease with that id.');
+  }
+}
+
+/** A settle on a policy without `reservations` (409): its checks charge their cost for good. */
+export class ReservationsDisabledError extends EngineError {
+  override readonly name = 'ReservationsDisabledError';
+  readonly status = 409;
+  readonly problem = 'reservations-disabled';
+  readonly title = 'Conflict';
+
+  constructor(readonly policy: string) {
+    super(
+      `Policy ${JSON.stringify(policy)} does not take reservations, so there is nothing to settle.`,
+    );
+  }
+}
+
+/**
  * Redis could not answer what the request needs and no fail mode applies: authenticating or
- * resolving a policy that is not cached, an inspect or a reset (503).
+ * resolving a policy that is not cached, an inspect, a reset, a settle or a release (503).
  */
 export class UnavailableError extends EngineError {
   override readonly name = 'UnavailableError';

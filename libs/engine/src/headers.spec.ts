@@ -136,6 +136,36 @@ describe('rateLimitHeaders', () => {
     );
   });
 
+  it('states a concurrency rule as requests in flight: qu="concurrent-requests", no window', () => {
+    const headers = rateLimitHeaders(
+      result({
+        rules: [
+          rule({ name: 'tokens', quota: 1000, windowMs: 60_000, remaining: 900 }),
+          rule({
+            name: 'inflight',
+            algorithm: 'concurrency',
+            limit: 5,
+            remaining: 2,
+            quota: 5,
+            windowMs: 60_000,
+            resetAt: at + 12_500,
+          }),
+        ],
+      }),
+    );
+    expect(headers['RateLimit-Policy']).toBe(
+      '"tokens";q=1000;w=60, "inflight";q=5;qu="concurrent-requests"',
+    );
+    expect(parsed(headers['RateLimit-Policy'])).toEqual([
+      ['tokens', { q: 1000, w: 60 }],
+      ['inflight', { q: 5, qu: 'concurrent-requests' }],
+    ]);
+    expect(parsed(headers['RateLimit'])).toEqual([
+      ['tokens', { r: 900, t: 30 }],
+      ['inflight', { r: 2, t: 13 }],
+    ]);
+  });
+
   it('gives Retry-After only when denied and a retry can pass', () => {
     expect(rateLimitHeaders(result())).not.toHaveProperty('Retry-After');
     expect(rateLimitHeaders(denied())['Retry-After']).toBe('30');
@@ -208,6 +238,18 @@ describe('problemForDenial', () => {
     ],
   ])('words %j', (over, detail) => {
     expect(problemForDenial(denied(over), '/v1/check').detail).toBe(detail);
+  });
+
+  it('words a concurrency denial as requests in flight', () => {
+    const body = problemForDenial(
+      denied({ name: 'inflight', algorithm: 'concurrency', quota: 5, retryAfterMs: 59_001 }),
+      '/v1/check',
+    );
+    expect(body).toMatchObject({
+      status: 429,
+      detail: 'Limit of 5 requests in flight reached. Retry after 60 seconds.',
+      'violated-policies': ['inflight'],
+    });
   });
 
   it('names every denied live rule and words the local fail mode the same', () => {

@@ -8,63 +8,64 @@ const seconds = (ms: number) => Math.ceil(ms / 1000);
 /** RFC 8941 §3.3.1: an Integer has at most 15 digits. */
 const MAX_SF_INTEGER = 999_999_999_999_999;
 /** Rule names are few (a policy's names), but not trusted to be: the memo is bounded. */
-const MAX_NAME_ITEMS = 10_000;
-const nameItems = new Map<string, string>();
+const MAX_STRING_ITEMS = 10_000;
+const stringItems = new Map<string, string>();
 
-/** A rule name as an RFC 8941 String (`"burst"`), serialized by the library once per name. */
-function nameItem(name: string): string {
-  let item = nameItems.get(name);
+/** A string as an RFC 8941 String (`"burst"`), serialized by the library once per string. */
+function stringItem(value: string): string {
+  let item = stringItems.get(value);
   if (item === undefined) {
-    if (nameItems.size >= MAX_NAME_ITEMS) nameItems.clear();
-    item = serializeItem(name);
-    nameItems.set(name, item);
+    if (stringItems.size >= MAX_STRING_ITEMS) stringItems.clear();
+    item = serializeItem(value);
+    stringItems.set(value, item);
   }
   return item;
 }
 
 const isSfInteger = (value: number) => Number.isInteger(value) && Math.abs(value) <= MAX_SF_INTEGER;
 
+type Param = readonly [key: string, value: number | string];
+
 /**
- * A draft-11 list field: one `"<rule>";<a>=<integer>;<b>=<integer>` item per rule. The names are
- * the library's serialization (memoized: the costly part, quoting and escaping), the integers
- * their decimal form, which is all RFC 8941 makes of an Integer; anything else (a fractional
- * quota) is left to the library, which serializes or refuses it.
+ * A draft-11 list field: one `"<rule>";<key>=<value>…` item per rule. Strings (names, units) are
+ * the library's serialization (memoized: the costly part, quoting and escaping), integers their
+ * decimal form, which is all RFC 8941 makes of an Integer; anything else (a fractional quota) is
+ * left to the library, which serializes or refuses it.
  */
-function listField(
-  rules: readonly RuleResult[],
-  a: string,
-  first: (rule: RuleResult) => number,
-  b: string,
-  second: (rule: RuleResult) => number,
-): string {
+function listField(rules: readonly RuleResult[], params: (rule: RuleResult) => Param[]): string {
   let field = '';
   for (const rule of rules) {
-    const x = first(rule);
-    const y = second(rule);
-    if (!isSfInteger(x) || !isSfInteger(y)) {
-      return serializeList(
-        rules.map((member) => [
-          member.name,
-          new Map([
-            [a, first(member)],
-            [b, second(member)],
-          ]),
-        ]),
-      );
+    let item = stringItem(rule.name);
+    for (const [key, value] of params(rule)) {
+      if (typeof value === 'string') item += `;${key}=${stringItem(value)}`;
+      else if (isSfInteger(value)) item += `;${key}=${value}`;
+      else return serializeList(rules.map((member) => [member.name, new Map(params(member))]));
     }
-    field += `${field === '' ? '' : ', '}${nameItem(rule.name)};${a}=${x};${b}=${y}`;
+    field += field === '' ? item : `, ${item}`;
   }
   return field;
 }
 
-const quota = (rule: RuleResult) => rule.quota;
-const windowSeconds = (rule: RuleResult) => seconds(rule.windowMs);
-const remaining = (rule: RuleResult) => Math.max(0, rule.remaining);
+/**
+ * `q` per `w` seconds; a concurrency rule's quota is requests in flight, over no window: the
+ * draft's quota unit `qu="concurrent-requests"` instead of `w`.
+ */
+const policyParams = (rule: RuleResult): Param[] =>
+  rule.algorithm === 'concurrency'
+    ? [
+        ['q', rule.quota],
+        ['qu', 'concurrent-requests'],
+      ]
+    : [
+        ['q', rule.quota],
+        ['w', seconds(rule.windowMs)],
+      ];
 
 /**
  * The rate-limit headers of an answer: `X-RateLimit-Limit`, `-Remaining` (never below 0) and
  * `-Reset` (epoch seconds, rounded up) from the headline rule; the IETF draft-11 fields
- * `RateLimit-Policy` and `RateLimit` with one item per live rule (RFC 8941 lists); and
+ * `RateLimit-Policy` and `RateLimit` with one item per live rule (RFC 8941 lists; for a
+ * concurrency rule `r` is the free slots and `t` when a slot frees by itself at the latest); and
  * `Retry-After` (seconds, rounded up) when denied and a retry can succeed. Without rule figures
  * (suspended, fail-open, fail-closed) only `Retry-After` may be present.
  */
@@ -74,10 +75,11 @@ export function rateLimitHeaders(result: CheckResult): Record<string, string> {
     headers['X-RateLimit-Limit'] = String(result.limit);
     headers['X-RateLimit-Remaining'] = String(Math.max(0, result.remaining));
     headers['X-RateLimit-Reset'] = String(seconds(result.resetAt));
-    headers['RateLimit-Policy'] = listField(result.rules, 'q', quota, 'w', windowSeconds);
-    headers['RateLimit'] = listField(result.rules, 'r', remaining, 't', (rule) =>
-      Math.max(0, seconds(rule.resetAt - result.at)),
-    );
+    headers['RateLimit-Policy'] = listField(result.rules, policyParams);
+    headers['RateLimit'] = listField(result.rules, (rule) => [
+      ['r', Math.max(0, rule.remaining)],
+      ['t', Math.max(0, seconds(rule.resetAt - result.at))],
+    ]);
   }
   if (!result.allowed && result.retryAfterMs > 0) {
     headers['Retry-After'] = String(seconds(result.retryAfterMs));
@@ -109,9 +111,19 @@ function retryText(retryAfterMs: number): string {
   return `Retry after ${wait} ${wait === 1 ? 'second' : 'seconds'}.`;
 }
 
+/** "Rate limit of 100 requests per minute exceeded.", "Limit of 5 requests in flight reached." */
+function limitText(rule: RuleResult | undefined): string {
+  if (!rule) return 'Rate limit exceeded.';
+  const requests = `${rule.quota} ${rule.quota === 1 ? 'request' : 'requests'}`;
+  // the wait is until the earliest lease expires; a request in flight that ends frees one sooner
+  if (rule.algorithm === 'concurrency') return `Limit of ${requests} in flight reached.`;
+  return `Rate limit of ${requests} ${perWindow(rule)} exceeded.`;
+}
+
 /**
  * The RFC 9457 body for a denied result: `rule`/`local` → 429 `rate-limited`, worded from the
- * denying rule ("Rate limit of 100 requests per minute exceeded. Retry after 30 seconds.");
+ * denying rule ("Rate limit of 100 requests per minute exceeded. Retry after 30 seconds.", "Limit
+ * of 5 requests in flight reached. Retry after 60 seconds.");
  * `fail-closed` → 503 `temporary-reduced-capacity`; `suspended` → 403 `tenant-suspended` (a
  * retry cannot help, so not a 429). Throws for an allowed result.
  */
@@ -136,9 +148,7 @@ export function problemForDenial(result: CheckResult, instance: string): Problem
       };
     default: {
       const rule = result.rules.find((candidate) => candidate.name === result.deniedBy);
-      const limit = rule
-        ? `Rate limit of ${rule.quota} ${rule.quota === 1 ? 'request' : 'requests'} ${perWindow(rule)} exceeded.`
-        : 'Rate limit exceeded.';
+      const limit = limitText(rule);
       return {
         type: `${PROBLEM_BASE}rate-limited`,
         title: 'Too Many Requests',

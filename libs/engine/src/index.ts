@@ -10,8 +10,11 @@ export {
   EngineError,
   ForbiddenError,
   InputError,
+  LeaseNotFoundError,
   PolicyNotFoundError,
   PROBLEM_BASE,
+  ReservationNotFoundError,
+  ReservationsDisabledError,
   UnavailableError,
   type ProblemDetails,
 } from './errors';
@@ -34,5 +37,11 @@ export type {
   DecisionReason,
   DecisionRecorder,
   InspectRequest,
+  ReleaseRequest,
+  ReleaseResult,
   RuleResult,
+  SettledRuleResult,
+  SettleEvent,
+  SettleRequest,
+  SettleResult,
 } from './types';

@@ -22,6 +22,8 @@ export interface CachedTenant {
   tenant: CompiledTenant;
   /** By name (a Map, so names like `constructor` are just names). */
   policies: Map<string, CachedPolicy>;
+  /** The same by policy id, as reservation and lease ids name them. */
+  policiesById: Map<string, CachedPolicy>;
 }
 
 export interface PolicyCacheTuning {
@@ -392,14 +394,14 @@ export class PolicyCache {
 }
 
 function cacheTenant(tenant: CompiledTenant): CachedTenant {
+  const cached = Object.values(tenant.policies).map((policy): CachedPolicy => ({
+    policy,
+    overrides: indexOverrides(policy),
+  }));
   return {
     tenant,
-    policies: new Map(
-      Object.values(tenant.policies).map((policy) => [
-        policy.name,
-        { policy, overrides: indexOverrides(policy) },
-      ]),
-    ),
+    policies: new Map(cached.map((entry) => [entry.policy.name, entry])),
+    policiesById: new Map(cached.map((entry) => [entry.policy.id, entry])),
   };
 }
 

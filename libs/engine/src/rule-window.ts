@@ -1,4 +1,4 @@
-import { calendarWindow, type CalendarWindow, type RuleSpec } from '@sluice/algorithms';
+import { calendarWindow, type AnyRuleSpec, type CalendarWindow } from '@sluice/algorithms';
 
 export interface RuleWindow {
   quota: number;
@@ -12,9 +12,10 @@ const currentWindows = new WeakMap<CalendarWindow, { startMs: number; endMs: num
 /**
  * A rule's quota and the window it applies to (`RateLimit-Policy`'s q and w), in whole ms
  * (rounded up): a bucket's time to refill / drain from empty, a window's length (a calendar
- * window's current one), GCRA's period.
+ * window's current one), GCRA's period. A concurrency rule's quota is its limit of leases in
+ * flight and its window the lease TTL (the headers state it as `concurrent-requests`, no window).
  */
-export function ruleWindow(rule: RuleSpec, now: number): RuleWindow {
+export function ruleWindow(rule: AnyRuleSpec, now: number): RuleWindow {
   switch (rule.algorithm) {
     case 'token_bucket':
       return {
@@ -44,5 +45,7 @@ export function ruleWindow(rule: RuleSpec, now: number): RuleWindow {
       return { quota: rule.limit, windowMs: rule.windowMs };
     case 'gcra':
       return { quota: rule.limit, windowMs: rule.periodMs };
+    case 'concurrency':
+      return { quota: rule.limit, windowMs: rule.leaseTtlMs };
   }
 }

@@ -1,6 +1,8 @@
-import type { Algorithm } from '@sluice/algorithms';
+import type { Algorithm, AnyAlgorithm } from '@sluice/algorithms';
 import type { ApiKeyRecord } from '@sluice/policy';
-import type { DecisionEvent } from '@sluice/usage';
+import type { DecisionEvent, SettleEvent } from '@sluice/usage';
+
+export type { SettleEvent };
 
 /**
  * Why a check was answered the way it was. The enforcement contract:
@@ -26,7 +28,7 @@ export type DecisionReason =
 /** One rule's figures for this check (see the algorithms lib's contract). */
 export interface RuleResult {
   name: string;
-  algorithm: Algorithm;
+  algorithm: AnyAlgorithm;
   allowed: boolean;
   /** Capacity / limit / burst. */
   limit: number;
@@ -38,9 +40,15 @@ export interface RuleResult {
   retryAfterMs: number;
   /** Leaky bucket only: ms the request waits in the queue before it leaves. */
   delayMs?: number;
-  /** Units per window, as `RateLimit-Policy` states it (GCRA: `limit` per `periodMs`). */
+  /**
+   * Units per window, as `RateLimit-Policy` states it (GCRA: `limit` per `periodMs`);
+   * concurrency: the most leases in flight.
+   */
   quota: number;
-  /** The window of `quota` in ms: bucket refill/drain time, window length, GCRA period. */
+  /**
+   * The window of `quota` in ms: bucket refill/drain time, window length, GCRA period;
+   * concurrency: the lease TTL (how long a lease holds its slot unless released).
+   */
   windowMs: number;
   /** Set for calendar windows, whose length varies (DST days, months). */
   calendarUnit?: 'day' | 'month';
@@ -68,7 +76,7 @@ export interface CheckResult {
   retryAfterMs: number;
   /** Present when the policy has a leaky bucket: the longest queue delay among its rules. */
   delayMs?: number;
-  /** One per live rule, in policy order. */
+  /** One per live rule: the rate rules in policy order, then the concurrency rules. */
   rules: RuleResult[];
   /** The rule that denied (or, in shadow mode, would have). */
   deniedBy?: string;
@@ -81,6 +89,20 @@ export interface CheckResult {
   candidates?: RuleResult[];
   /** Ms epoch of the decision (the engine's clock). */
   at: number;
+  /**
+   * The reservation to settle (`DecisionEngine.settle`): the policy has reservations and the
+   * check charged a cost > 0 (allowed, not a dry run, decided in Redis or by the local limiter).
+   */
+  reservationId?: string;
+  /** Ms epoch (the deciding clock) after which an unsettled reservation stands at its estimate. */
+  reservationExpiresAt?: number;
+  /**
+   * The lease to release (`DecisionEngine.release`): the policy has a concurrency rule and the
+   * check took a slot (allowed, cost > 0, not a dry run).
+   */
+  leaseId?: string;
+  /** Ms epoch when the lease frees its slot by itself (the earliest of its rules). */
+  leaseExpiresAt?: number;
 }
 
 export interface CheckRequest {
@@ -98,7 +120,71 @@ export interface CheckRequest {
 
 export type InspectRequest = Omit<CheckRequest, 'cost' | 'dryRun'>;
 
-/** Receives one event per check (not for dry runs or inspects), e.g. `UsageRecorder`. */
+export interface SettleRequest {
+  /** The authenticated key: its tenant must be the reservation's. Needs the `check` scope. */
+  key: ApiKeyRecord;
+  /** A check's `reservationId` (untrusted input: anything else is not found). */
+  reservationId: string;
+  /** What the call really cost: an integer 0..1e9. */
+  actualCost: number;
+}
+
+/** One rate rule after a settle: what the settle changed, then a peek's figures. */
+export interface SettledRuleResult {
+  name: string;
+  algorithm: Algorithm;
+  /**
+   * Units applied: the delta (actual - estimate) for an overrun; for a refund the part that had
+   * somewhere to go (0 once the charged window or log entry is gone, or the bucket is full);
+   * 0 on a repeated settle.
+   */
+  charged: number;
+  /** Whether a cost-0 check would pass now (false while the rule is in debt). */
+  allowed: boolean;
+  /** The limit the reservation was charged under (an override's, if one applied). */
+  limit: number;
+  /** Whole units left; negative while the rule is in debt. */
+  remaining: number;
+  resetAt: number;
+  /** Ms until a cost-0 check passes (0 when it does now). */
+  retryAfterMs: number;
+  /** Leaky bucket only. */
+  delayMs?: number;
+}
+
+/** The answer to a settle (`POST /v1/settle`'s body). */
+export interface SettleResult {
+  reservationId: string;
+  settled: true;
+  /** A settle came first: nothing changed, `actualCost` is that settle's. */
+  alreadySettled: boolean;
+  /** The cost the check charged. */
+  estimate: number;
+  actualCost: number;
+  /** The live rate rules the reservation charged that the policy still has, in policy order. */
+  rules: SettledRuleResult[];
+}
+
+export interface ReleaseRequest {
+  /** The authenticated key: its tenant must be the lease's. Needs the `check` scope. */
+  key: ApiKeyRecord;
+  /** A check's `leaseId` (untrusted input: anything else is not found). */
+  leaseId: string;
+}
+
+/** The answer to a release (`POST /v1/release`'s body). */
+export interface ReleaseResult {
+  leaseId: string;
+  /** False when the lease was not held any more (released before, or expired): harmless. */
+  released: boolean;
+}
+
+/**
+ * Receives one event per check (not for dry runs or inspects), e.g. `UsageRecorder`, and, when
+ * it has `recordSettle`, one per first settle, so that usage can move a check's cost from the
+ * estimate to the actual cost (the delta is `actualCost - estimate`, of either sign).
+ */
 export interface DecisionRecorder {
   record(event: DecisionEvent): void;
+  recordSettle?(event: SettleEvent): void;
 }

@@ -22,8 +22,24 @@ import {
   type EngineSetup,
 } from './support';
 
+const inflight = {
+  name: 'inflight',
+  algorithm: 'concurrency' as const,
+  limit: 1,
+  leaseTtlMs: 60_000,
+};
+
 /** One policy per fail mode (and a shadow one whose fail mode would be closed). */
 const failModePolicies = () => [
+  // an LLM budget per fail mode: a reservation and a lease on every allowed check
+  ...(['open', 'closed', 'local'] as const).map((failMode) =>
+    policy(`${failMode}-llm`, {
+      id: `pol_${failMode}_llm`,
+      failMode,
+      reservations: {},
+      rules: [bucket('tokens', 100), inflight],
+    }),
+  ),
   policy('open', { id: 'pol_open', failMode: 'open', rules: [bucket('burst', 10)] }),
   policy('closed', { id: 'pol_closed', failMode: 'closed', rules: [bucket('burst', 10)] }),
   policy('local', { id: 'pol_local', failMode: 'local', rules: [bucket('burst', 2)] }),
@@ -101,6 +117,55 @@ describe('fail modes with Redis unreachable (a connection to a closed port)', ()
     expect(await check('shadow')).toMatchObject({ allowed: true, reason: 'fail-open' });
   });
 
+  it('local: hands out reservation and lease ids that this process settles and releases', async () => {
+    const { record: key } = await apiKey(t, 'tnt_a');
+    const check = (cost: number) =>
+      engine.check({ key, policy: 'local-llm', identifier: 'u', cost });
+    const held = await check(60);
+    expect(held).toMatchObject({
+      allowed: true,
+      reason: 'local',
+      reservationId: expect.stringMatching(/^r1\.tnt_a\.pol_local_llm\./),
+      leaseId: expect.stringMatching(/^l1\.tnt_a\.pol_local_llm\./),
+    });
+    expect(await check(1)).toMatchObject({ allowed: false, reason: 'local', deniedBy: 'inflight' });
+
+    const reservationId = held.reservationId!;
+    const leaseId = held.leaseId!;
+    expect(await engine.settle({ key, reservationId, actualCost: 20 })).toMatchObject({
+      alreadySettled: false,
+      rules: [{ name: 'tokens', charged: -40, remaining: 80 }],
+    });
+    expect(await engine.settle({ key, reservationId, actualCost: 90 })).toMatchObject({
+      alreadySettled: true,
+      actualCost: 20,
+    });
+    expect(await engine.release({ key, leaseId })).toEqual({ leaseId, released: true });
+    expect(await check(1)).toMatchObject({ allowed: true, reason: 'local', remaining: 0 });
+    expect(log.settles).toEqual([expect.objectContaining({ estimate: 60, actualCost: 20 })]);
+  });
+
+  it('a settle or release of an id Redis would have to know is a 503', async () => {
+    const { record: key } = await apiKey(t, 'tnt_a');
+    const parts = `tnt_a.pol_local_llm.${'A'.repeat(22)}.${'a'.repeat(16)}`;
+    await expect(
+      engine.settle({ key, reservationId: `r1.${parts}`, actualCost: 1 }),
+    ).rejects.toThrow(UnavailableError);
+    await expect(engine.release({ key, leaseId: `l1.${parts}` })).rejects.toThrow(UnavailableError);
+  });
+
+  it('open and closed answers charge nothing and hand out no ids', async () => {
+    const { record: key } = await apiKey(t, 'tnt_a');
+    const open = await engine.check({ key, policy: 'open-llm', identifier: 'u', cost: 10 });
+    const closed = await engine.check({ key, policy: 'closed-llm', identifier: 'u', cost: 10 });
+    expect(open).toMatchObject({ allowed: true, reason: 'fail-open' });
+    expect(closed).toMatchObject({ allowed: false, reason: 'fail-closed' });
+    for (const result of [open, closed]) {
+      expect(result).not.toHaveProperty('reservationId');
+      expect(result).not.toHaveProperty('leaseId');
+    }
+  });
+
   it('inspect and reset have no fail mode: 503', async () => {
     const { record } = await apiKey(t, 'tnt_a', { scopes: ['admin'] });
     const request = { key: record, policy: 'open', identifier: 'u' };
@@ -152,6 +217,27 @@ describe('fail modes with a redis-server stopped mid-test, and recovery', () => 
     // nothing answered by a fail mode was charged later: 10 - 1 before - 1 now
     expect(await check('open')).toMatchObject({ reason: 'allowed', remaining: 8 });
     expect(await check('local')).toMatchObject({ reason: 'allowed', remaining: 0 });
+  });
+
+  it('settles and releases what the local fail mode handed out, once Redis is back too', async () => {
+    const { record: key } = await apiKey(own, 'tnt_a');
+    const check = (cost = 50) =>
+      setup.engine.check({ key, policy: 'local-llm', identifier: 'u', cost });
+    // caches the tenant: a policy never read cannot be decided while Redis is down
+    await check(0);
+    await server.stop();
+    const local = await check();
+    expect(local).toMatchObject({ allowed: true, reason: 'local' });
+
+    await server.start();
+    await until(async () => (await check()).reason === 'allowed', 50);
+    // Redis does not know these ids: the process that handed them out does
+    expect(
+      await setup.engine.settle({ key, reservationId: local.reservationId!, actualCost: 10 }),
+    ).toMatchObject({ alreadySettled: false, rules: [{ charged: -40, remaining: 90 }] });
+    expect(await setup.engine.release({ key, leaseId: local.leaseId! })).toMatchObject({
+      released: true,
+    });
   });
 });
 

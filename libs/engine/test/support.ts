@@ -12,13 +12,22 @@ import {
 import type { TestRedis } from '@sluice/testing';
 import type { DecisionEvent } from '@sluice/usage';
 import type { Redis, RedisOptions } from 'ioredis';
-import { DecisionEngine, engineRedisOptions, type DecisionEngineOptions } from '../src/index';
+import {
+  DecisionEngine,
+  engineRedisOptions,
+  type DecisionEngineOptions,
+  type SettleEvent,
+} from '../src/index';
 
 /** The recorder the engine is given in tests: keeps every event. */
 export class EventLog {
   readonly events: DecisionEvent[] = [];
+  readonly settles: SettleEvent[] = [];
   record(event: DecisionEvent): void {
     this.events.push(event);
+  }
+  recordSettle(event: SettleEvent): void {
+    this.settles.push(event);
   }
 }
 
@@ -30,9 +39,15 @@ export const bucket = (name: string, capacity: number) => ({
   refillPerSecond: 0.001,
 });
 
+/**
+ * A policy with a Redis timeout far above any test's latency: the production default (50 ms) on a
+ * loaded CI machine would now and then answer fail-open and charge nothing. Fail-mode tests set
+ * their own timeout.
+ */
 export const policy = (name: string, over: Partial<PolicyInput> = {}): PolicyInput => ({
   id: `pol_${name.replace(/[^A-Za-z0-9_-]/g, '_')}_${Math.random().toString(36).slice(2, 8)}`,
   name,
+  redisTimeoutMs: 1000,
   rules: [bucket('burst', 5)],
   ...over,
 });

@@ -1,6 +1,7 @@
 export {
   UsageRecorder,
   type DecisionEvent,
+  type SettleEvent,
   type UsageRecorderOptions,
   type UsageStats,
 } from './recorder';

@@ -37,6 +37,23 @@ export interface DecisionEvent {
   candidateDenied: boolean;
 }
 
+/**
+ * The first settle of a reservation: its check counted `estimate` as cost, the call really cost
+ * `actualCost`, so usage moves by the difference (of either sign).
+ */
+export interface SettleEvent {
+  tenantId: string;
+  /** Policy name. */
+  policy: string;
+  /** The API key that settled. */
+  keyId: string;
+  /** ms epoch (integer). */
+  at: number;
+  /** The cost the check charged, which its `DecisionEvent` counted. */
+  estimate: number;
+  actualCost: number;
+}
+
 export interface UsageRecorderOptions {
   /**
    * Best a connection of its own without `commandTimeout`: a command that times out after Redis
@@ -70,6 +87,8 @@ export interface UsageRecorderOptions {
 export interface UsageStats {
   /** Valid events aggregated. */
   eventsRecorded: number;
+  /** Valid settle events aggregated. */
+  settlesRecorded: number;
   /** Malformed events ignored (`record` never throws). */
   eventsInvalid: number;
   /** Flushes that sent commands and saw all of them succeed. */
@@ -118,6 +137,7 @@ export class UsageRecorder {
   private readonly drops: DropCounts = { overCap: 0, topDeniedOverflow: 0 };
   private readonly counters = {
     eventsRecorded: 0,
+    settlesRecorded: 0,
     eventsInvalid: 0,
     flushes: 0,
     flushFailures: 0,
@@ -172,6 +192,19 @@ export class UsageRecorder {
       else this.counters.eventsInvalid += 1;
     } catch {
       // a hostile getter or a throwing `random` must not break a check
+      this.counters.eventsInvalid += 1;
+    }
+  }
+
+  /**
+   * Synchronous like `record`: adds `actualCost - estimate` to the cost of the settle's second
+   * (the check's own second may be flushed already; per-minute roll-ups and ranges see the sum).
+   */
+  recordSettle(event: SettleEvent): void {
+    try {
+      if (this.aggregateSettle(event)) this.counters.settlesRecorded += 1;
+      else this.counters.eventsInvalid += 1;
+    } catch {
       this.counters.eventsInvalid += 1;
     }
   }
@@ -257,6 +290,33 @@ export class UsageRecorder {
         cost: event.cost,
       });
     }
+    return true;
+  }
+
+  private aggregateSettle(event: SettleEvent): boolean {
+    if (
+      !matches(ID_PATTERN, event.tenantId) ||
+      !matches(NAME_PATTERN, event.policy) ||
+      !matches(ID_PATTERN, event.keyId) ||
+      !Number.isSafeInteger(event.at) ||
+      event.at < 0 ||
+      !Number.isSafeInteger(event.estimate) ||
+      event.estimate < 0 ||
+      !Number.isSafeInteger(event.actualCost) ||
+      event.actualCost < 0
+    ) {
+      return false;
+    }
+    const delta = event.actualCost - event.estimate;
+    const live = this.live;
+    const tenant = live.tenant(event.tenantId);
+    if (tenant === undefined) return true;
+    live.touchLastUsed(tenant, event.keyId, event.at);
+    if (delta === 0) return true;
+    const policy = live.policy(tenant, event.policy);
+    if (policy === undefined) return true;
+    const counters = live.second(policy, Math.floor(event.at / 1000));
+    if (counters !== undefined) live.add(counters, FIELD_COST, delta);
     return true;
   }
 

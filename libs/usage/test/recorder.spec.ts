@@ -41,6 +41,8 @@ function mixedEvents(count: number): DecisionEvent[] {
   });
 }
 
+const settle = { tenantId: 'tnt_a', policy: 'api', keyId: 'key_a' };
+
 function recordAll(target: UsageRecorder, events: readonly DecisionEvent[]): void {
   for (const event of events) target.record(event);
 }
@@ -74,6 +76,36 @@ describe('per-second counters', () => {
     // the stream exercises both reasons (suspended only in the second second)
     expect(expected[1]!.deniedByReason).toEqual({ rule: 40, suspended: 40 });
     expect(usage.stats()).toMatchObject({ eventsRecorded: 600, flushes: 4, flushFailures: 0 });
+  });
+
+  it("moves a settled reservation's cost from the estimate to the actual cost", async () => {
+    const usage = recorder();
+    usage.record(decision({ at: BASE_MS, cost: 1000 }));
+    await usage.flush();
+    // an overrun settled in the same second, a refund two seconds later
+    usage.recordSettle({ ...settle, at: BASE_MS + 10, estimate: 1000, actualCost: 1300 });
+    usage.recordSettle({ ...settle, at: BASE_MS + 2000, estimate: 500, actualCost: 200 });
+    usage.recordSettle({ ...settle, at: BASE_MS + 3000, estimate: 7, actualCost: 7 });
+    await usage.flush();
+
+    const rows = await readSeconds(t.redis, t.prefix, 'tnt_a', 'api', BASE_SECOND, BASE_SECOND + 2);
+    expect(rows.map((row) => row.cost)).toEqual([1300, 0, -300]);
+    // a settle is no decision: it counts nothing as allowed or denied
+    expect(rows.map((row) => row.allowed)).toEqual([1, 0, 0]);
+    expect(usage.stats()).toMatchObject({ eventsRecorded: 1, settlesRecorded: 3 });
+  });
+
+  it('ignores a malformed settle event without throwing', () => {
+    const usage = recorder();
+    usage.recordSettle({ ...settle, at: BASE_MS, estimate: -1, actualCost: 2 });
+    usage.recordSettle({
+      ...settle,
+      tenantId: 'no {braces}',
+      at: BASE_MS,
+      estimate: 1,
+      actualCost: 2,
+    });
+    expect(usage.stats()).toMatchObject({ settlesRecorded: 0, eventsInvalid: 2 });
   });
 
   it('keeps tenants and policies apart', async () => {

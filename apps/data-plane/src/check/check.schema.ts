@@ -8,7 +8,7 @@ export const MAX_IDENTIFIER_BYTES = 256;
 export const MAX_POLICY_LENGTH = 64;
 
 /** `required` when the field is absent, `wrong` when it has the wrong type. */
-const requiredOr = (required: string, wrong: string) => ({
+export const requiredOr = (required: string, wrong: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? required : wrong),
 });
 

@@ -5,6 +5,8 @@ import type {
   CircuitState,
   DecisionReason,
   PolicyCacheStats,
+  ReleaseResult,
+  SettleResult,
 } from '@sluice/engine';
 import type { UsageStats } from '@sluice/usage';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -50,6 +52,9 @@ export class DataPlaneMetrics {
   private readonly engineSeconds: { observe(value: number): void };
   private readonly totalSeconds: { observe(value: number): void };
   private readonly redisErrors: Record<RedisErrorSource, Observer>;
+  private readonly settles: Record<'settled' | 'already_settled' | 'not_found', Observer>;
+  private readonly settleDelta: Record<'overrun' | 'refund', Observer>;
+  private readonly releases: Record<'released' | 'not_held' | 'not_found', Observer>;
   private sources: MetricSources | undefined;
 
   constructor(registry: Registry) {
@@ -80,8 +85,44 @@ export class DataPlaneMetrics {
       usage: errors.labels('usage'),
       connection: errors.labels('connection'),
     };
-    // exported at 0 from the start, so an alert on their rate has a series before any failure
-    for (const source of Object.values(this.redisErrors)) source.inc(0);
+    const settles = new Counter({
+      name: 'sluice_settles_total',
+      help: 'Settles answered, by outcome: settled now, already settled before (nothing changed), not found (unknown, expired or foreign; 404).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.settles = {
+      settled: settles.labels('settled'),
+      already_settled: settles.labels('already_settled'),
+      not_found: settles.labels('not_found'),
+    };
+    const delta = new Counter({
+      name: 'sluice_settle_delta_units_total',
+      help: 'How far first settles were from their estimates: units of overrun (actual above the estimate, charged) and of refund (below it) asked for.',
+      labelNames: ['direction'],
+      registers,
+    });
+    this.settleDelta = { overrun: delta.labels('overrun'), refund: delta.labels('refund') };
+    const releases = new Counter({
+      name: 'sluice_releases_total',
+      help: 'Lease releases answered, by outcome: released, not held any more (released before or expired), not found (404).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.releases = {
+      released: releases.labels('released'),
+      not_held: releases.labels('not_held'),
+      not_found: releases.labels('not_found'),
+    };
+    // exported at 0 from the start, so an alert on their rate has a series before any event
+    for (const observer of [
+      ...Object.values(this.redisErrors),
+      ...Object.values(this.settles),
+      ...Object.values(this.settleDelta),
+      ...Object.values(this.releases),
+    ]) {
+      observer.inc(0);
+    }
     this.registerSourceMetrics(registers);
   }
 
@@ -103,6 +144,29 @@ export class DataPlaneMetrics {
     children[result.allowed ? 1 : 0].inc();
     this.engineSeconds.observe(engineMs / 1000);
     this.totalSeconds.observe(totalMs / 1000);
+  }
+
+  /** One settle answered: its result, or `not-found` (404). */
+  settled(result: SettleResult | 'not-found'): void {
+    if (result === 'not-found') {
+      this.settles.not_found.inc();
+      return;
+    }
+    if (result.alreadySettled) {
+      this.settles.already_settled.inc();
+      return;
+    }
+    this.settles.settled.inc();
+    const delta = result.actualCost - result.estimate;
+    if (delta > 0) this.settleDelta.overrun.inc(delta);
+    else if (delta < 0) this.settleDelta.refund.inc(-delta);
+  }
+
+  /** One release answered: its result, or `not-found` (404). */
+  released(result: ReleaseResult | 'not-found'): void {
+    if (result === 'not-found') this.releases.not_found.inc();
+    else if (result.released) this.releases.released.inc();
+    else this.releases.not_held.inc();
   }
 
   redisError(source: RedisErrorSource): void {

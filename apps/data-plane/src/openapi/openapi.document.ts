@@ -5,6 +5,8 @@ import { AUTHORIZE_INPUTS, DENY_STATUSES } from '../authorize/authorize.request'
 import { CHECK_PATH } from '../check/check.controller';
 import { checkRequestSchema, MAX_IDENTIFIER_BYTES } from '../check/check.schema';
 import { MAX_BODY_BYTES } from '../http/body';
+import { RELEASE_PATH, SETTLE_PATH } from '../reservations/reservations.controller';
+import { releaseRequestSchema, settleRequestSchema } from '../reservations/reservations.schema';
 import {
   checkResultSchema,
   invalidRequestProblemSchema,
@@ -12,7 +14,10 @@ import {
   problemSchema,
   rateLimitedProblemSchema,
   readinessSchema,
+  releaseResultSchema,
   ruleResultSchema,
+  settledRuleResultSchema,
+  settleResultSchema,
 } from './schemas';
 
 export const OPENAPI_PATH = '/docs/openapi.json';
@@ -28,6 +33,11 @@ function componentSchemas(): Record<string, Json> {
     CheckRequest: checkRequestSchema,
     CheckResult: checkResultSchema,
     RuleResult: ruleResultSchema,
+    SettleRequest: settleRequestSchema,
+    SettleResult: settleResultSchema,
+    SettledRuleResult: settledRuleResultSchema,
+    ReleaseRequest: releaseRequestSchema,
+    ReleaseResult: releaseResultSchema,
     Problem: problemSchema,
     InvalidRequestProblem: invalidRequestProblemSchema,
     RateLimitedProblem: rateLimitedProblemSchema,
@@ -107,6 +117,26 @@ const UNAVAILABLE = problem(
 
 const INVALID = problem('Bad input: every rejected field in `errors`.', 'InvalidRequestProblem');
 
+const jsonBody = (schema: string) => ({
+  required: true,
+  description: `JSON of at most ${MAX_BODY_BYTES} bytes; unknown fields are refused.`,
+  content: { 'application/json': { schema: ref(schema) } },
+});
+
+/** What settle and release answer besides 200 and their own 404 (and 409). */
+const FOLLOW_UP_PROBLEMS = {
+  '400': INVALID,
+  '401': AUTH_PROBLEMS['401'],
+  '403': problem('The key lacks the check scope, or may not use the id’s policy.'),
+  '413': problem(`The body is larger than ${MAX_BODY_BYTES} bytes.`),
+  '415': problem('The body is not `application/json`.'),
+  '503': problem(
+    '`temporary-reduced-capacity`: Redis failed or timed out (no fail mode applies; both are safe to repeat).',
+    'Problem',
+    { 'Retry-After': header('Seconds before trying again.', { type: 'integer' }) },
+  ),
+};
+
 const inputParameter = (
   name: keyof typeof AUTHORIZE_INPUTS,
   description: string,
@@ -147,7 +177,8 @@ export function openApiDocument(info: ServiceInfo): Json {
       [CHECK_PATH]: {
         post: {
           operationId: 'check',
-          summary: 'Decide one request (consumes `cost` unless denied or `dryRun`).',
+          summary:
+            'Decide one request (consumes `cost` unless denied or `dryRun`); on a policy with reservations or a concurrency rule, an allowed check hands out the ids to settle or release.',
           parameters: [
             {
               name: 'mode',
@@ -164,11 +195,7 @@ export function openApiDocument(info: ServiceInfo): Json {
               schema: { type: 'string' },
             },
           ],
-          requestBody: {
-            required: true,
-            description: `JSON of at most ${MAX_BODY_BYTES} bytes; unknown fields are refused.`,
-            content: { 'application/json': { schema: ref('CheckRequest') } },
-          },
+          requestBody: jsonBody('CheckRequest'),
           responses: {
             '200': json(
               ref('CheckResult'),
@@ -191,6 +218,42 @@ export function openApiDocument(info: ServiceInfo): Json {
               RATE_LIMIT_HEADERS,
             ),
             '503': UNAVAILABLE,
+          },
+        },
+      },
+      [SETTLE_PATH]: {
+        post: {
+          operationId: 'settle',
+          summary:
+            'Settle a check’s reservation at the actual cost: an overrun is charged (into debt if need be), unused cost refunded where it was charged. Idempotent.',
+          requestBody: jsonBody('SettleRequest'),
+          responses: {
+            '200': json(
+              ref('SettleResult'),
+              'Settled now, or before (`alreadySettled: true`: nothing changed).',
+            ),
+            ...FOLLOW_UP_PROBLEMS,
+            '404': problem(
+              '`reservation-not-found`: unknown, expired (it counts at its estimate), another tenant’s, or of a policy that is gone.',
+            ),
+            '409': problem('`reservations-disabled`: the policy does not take reservations.'),
+          },
+        },
+      },
+      [RELEASE_PATH]: {
+        post: {
+          operationId: 'release',
+          summary: 'Free a check’s concurrency lease. Idempotent.',
+          requestBody: jsonBody('ReleaseRequest'),
+          responses: {
+            '200': json(
+              ref('ReleaseResult'),
+              'Released, or not held any more (`released: false`: released before or expired).',
+            ),
+            ...FOLLOW_UP_PROBLEMS,
+            '404': problem(
+              '`lease-not-found`: not a lease id, another tenant’s, or of a policy that is gone.',
+            ),
           },
         },
       },

@@ -1,9 +1,12 @@
-import type { Algorithm } from '@sluice/algorithms';
+import type { Algorithm, AnyAlgorithm } from '@sluice/algorithms';
 import {
   PROBLEM_BASE,
   type CheckResult,
   type DecisionReason,
+  type ReleaseResult,
   type RuleResult,
+  type SettledRuleResult,
+  type SettleResult,
 } from '@sluice/engine';
 import type { Liveness, Readiness } from '@sluice/nest-kit';
 import { z } from 'zod';
@@ -13,14 +16,20 @@ import { z } from 'zod';
  * assertions at the end fail to compile when they and the engine's types drift apart.
  */
 
-const algorithm = z.enum([
+const RATE_ALGORITHMS = [
   'token_bucket',
   'leaky_bucket',
   'fixed_window',
   'sliding_window_log',
   'sliding_window_counter',
   'gcra',
-]);
+] as const;
+
+/** The rate rules: what a settle adjusts. */
+const rateAlgorithm = z.enum(RATE_ALGORITHMS);
+
+/** Every rule a check decides: the rate rules and concurrency (leases in flight). */
+const algorithm = z.enum([...RATE_ALGORITHMS, 'concurrency']);
 
 const decisionReason = z
   .enum(['allowed', 'rule', 'shadow', 'suspended', 'fail-open', 'fail-closed', 'local'])
@@ -49,8 +58,13 @@ export const ruleResultSchema = z.object({
     .number()
     .optional()
     .meta({ description: 'Leaky bucket only: ms the request waits in the queue.' }),
-  quota: z.number().meta({ description: 'Units per window, as `RateLimit-Policy` states it.' }),
-  windowMs: z.number().meta({ description: 'The window of `quota` in ms.' }),
+  quota: z.number().meta({
+    description:
+      'Units per window, as `RateLimit-Policy` states it; concurrency: the most requests in flight.',
+  }),
+  windowMs: z.number().meta({
+    description: 'The window of `quota` in ms; concurrency: the lease TTL.',
+  }),
   calendarUnit: z
     .enum(['day', 'month'])
     .optional()
@@ -74,7 +88,7 @@ export const checkResultSchema = z.object({
   delayMs: z.number().optional(),
   rules: z.array(ruleResultSchema).meta({
     description:
-      'One per live rule, in policy order; empty for suspended, fail-open and fail-closed.',
+      'One per live rule: the rate rules in policy order, then the concurrency rules; empty for suspended, fail-open and fail-closed.',
   }),
   deniedBy: z
     .string()
@@ -91,6 +105,61 @@ export const checkResultSchema = z.object({
     .optional()
     .meta({ description: 'Candidate rules evaluated in shadow (own counters, never deny).' }),
   at: msEpoch.meta({ description: 'When the decision was made, ms epoch.' }),
+  reservationId: z.string().optional().meta({
+    description:
+      'Present when the policy has reservations and the check charged a cost > 0 (allowed, not a dry run): settle it with `POST /v1/settle`.',
+  }),
+  reservationExpiresAt: msEpoch.optional().meta({
+    description: 'When an unsettled reservation expires and counts at its estimate, ms epoch.',
+  }),
+  leaseId: z.string().optional().meta({
+    description:
+      'Present when the policy has a concurrency rule and the check took a slot (allowed, cost > 0, not a dry run): release it with `POST /v1/release`.',
+  }),
+  leaseExpiresAt: msEpoch.optional().meta({
+    description: 'When the lease frees its slot by itself if never released, ms epoch.',
+  }),
+});
+
+export const settledRuleResultSchema = z.object({
+  name: z.string(),
+  algorithm: rateAlgorithm,
+  charged: z.number().meta({
+    description:
+      'Units applied: the overrun (actual − estimate) in full, even into debt; for a refund the part that had somewhere to go (0 once the charged window or log entry is gone, or the bucket is full); 0 on a repeated settle.',
+  }),
+  allowed: z
+    .boolean()
+    .meta({ description: 'Whether a cost-0 check would pass now (false while in debt).' }),
+  limit: z.number().meta({ description: 'The limit the reservation was charged under.' }),
+  remaining: z
+    .number()
+    .meta({ description: 'Whole units left after the settle; negative while in debt.' }),
+  resetAt: msEpoch,
+  retryAfterMs: z.number().meta({ description: 'Ms until a cost-0 check passes.' }),
+  delayMs: z.number().optional().meta({ description: 'Leaky bucket only.' }),
+});
+
+export const settleResultSchema = z.object({
+  reservationId: z.string(),
+  settled: z.literal(true),
+  alreadySettled: z.boolean().meta({
+    description: 'A settle came first: nothing changed, and `actualCost` is the first settle’s.',
+  }),
+  estimate: z.number().meta({ description: 'The cost the check charged.' }),
+  actualCost: z.number(),
+  rules: z.array(settledRuleResultSchema).meta({
+    description:
+      'The live rate rules the reservation charged that the policy still has (concurrency rules are released, not settled).',
+  }),
+});
+
+export const releaseResultSchema = z.object({
+  leaseId: z.string(),
+  released: z.boolean().meta({
+    description:
+      'False when the lease was not held any more (released before, or expired): harmless.',
+  }),
 });
 
 /** Every problem type the data plane answers with, and when. */
@@ -105,6 +174,12 @@ export const PROBLEM_TYPES = {
   [`${PROBLEM_BASE}forbidden`]:
     '403: the API key may not use that policy, or lacks the scope (admin for a reset).',
   [`${PROBLEM_BASE}policy-not-found`]: '404: the key’s tenant has no policy of that name.',
+  [`${PROBLEM_BASE}reservation-not-found`]:
+    '404 (settle): no such reservation: unknown, expired (it then counts at its estimate), another tenant’s, or of a policy that is gone.',
+  [`${PROBLEM_BASE}lease-not-found`]:
+    '404 (release): not a lease id, another tenant’s, or of a policy that is gone. A lease released before or expired is no error (`released: false`).',
+  [`${PROBLEM_BASE}reservations-disabled`]:
+    '409 (settle): the reservation’s policy does not take reservations (any more).',
   'about:blank':
     'The status says it all: 404 unknown route, 413 body too large, 415 not JSON, 500 unexpected error, 503 not ready.',
 } as const;
@@ -159,10 +234,14 @@ type Same<A, B> = [A] extends [B]
 
 // a compile-time check: each pair must be the same type
 const _schemaTypesMatch: [
-  Same<z.infer<typeof algorithm>, Algorithm>,
+  Same<z.infer<typeof rateAlgorithm>, Algorithm>,
+  Same<z.infer<typeof algorithm>, AnyAlgorithm>,
   Same<z.infer<typeof decisionReason>, DecisionReason>,
   Same<z.infer<typeof ruleResultSchema>, RuleResult>,
   Same<z.infer<typeof checkResultSchema>, CheckResult>,
+  Same<z.infer<typeof settledRuleResultSchema>, SettledRuleResult>,
+  Same<z.infer<typeof settleResultSchema>, SettleResult>,
+  Same<z.infer<typeof releaseResultSchema>, ReleaseResult>,
   Same<z.infer<typeof livenessSchema>, Liveness>,
   Same<z.infer<typeof readinessSchema>, Readiness>,
-] = [true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true];
