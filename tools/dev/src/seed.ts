@@ -26,34 +26,71 @@ export interface DemoSeed {
 }
 
 const DAILY = 86_400_000;
+const MINUTE = 60_000;
 
-/** The rules the schema's `Algorithm` enum stores today (concurrency rules need a migration). */
-type StoredRuleInput = Exclude<RuleInput, { algorithm: 'concurrency' }>;
+/** A plan's policy template as the seed stores it (PostgreSQL) and publishes it (Redis). */
+interface SeedPolicy {
+  name: string;
+  description: string;
+  rules: RuleInput[];
+  /** How long a reservation waits for its settle; absent: no reservations. */
+  reservationTtlMs?: number;
+}
 
-const PLANS: { slug: string; name: string; description: string; apiRules: StoredRuleInput[] }[] = [
+/** Calls to an LLM: the tokens they use per minute, and how many run at once. */
+const llmTokens = (tokensPerMinute: number, inFlight: number): SeedPolicy => ({
+  name: 'llm-tokens',
+  description: 'LLM calls: tokens per minute (checked with an estimate, settled at the usage)',
+  rules: [
+    {
+      name: 'tokens',
+      algorithm: 'token_bucket',
+      capacity: tokensPerMinute,
+      refillPerSecond: tokensPerMinute / 60,
+    },
+    { name: 'in-flight', algorithm: 'concurrency', limit: inFlight, leaseTtlMs: MINUTE },
+  ],
+  reservationTtlMs: 10 * MINUTE,
+});
+
+const PLANS: { slug: string; name: string; description: string; policies: SeedPolicy[] }[] = [
   {
     slug: 'free',
     name: 'Free',
     description: 'For trying Sluice out',
-    // small enough that a few quick curls hit the burst limit
-    apiRules: [
-      { name: 'burst', algorithm: 'token_bucket', capacity: 5, refillPerSecond: 1 },
-      { name: 'daily', algorithm: 'fixed_window', limit: 1000, windowMs: DAILY },
+    policies: [
+      {
+        name: 'api',
+        description: 'Every API request',
+        // small enough that a few quick curls hit the burst limit
+        rules: [
+          { name: 'burst', algorithm: 'token_bucket', capacity: 5, refillPerSecond: 1 },
+          { name: 'daily', algorithm: 'fixed_window', limit: 1000, windowMs: DAILY },
+        ],
+      },
+      llmTokens(20_000, 2),
     ],
   },
   {
     slug: 'pro',
     name: 'Pro',
     description: 'For production traffic',
-    apiRules: [
-      { name: 'burst', algorithm: 'token_bucket', capacity: 50, refillPerSecond: 20 },
-      { name: 'daily', algorithm: 'fixed_window', limit: 100_000, windowMs: DAILY },
+    policies: [
+      {
+        name: 'api',
+        description: 'Every API request',
+        rules: [
+          { name: 'burst', algorithm: 'token_bucket', capacity: 50, refillPerSecond: 20 },
+          { name: 'daily', algorithm: 'fixed_window', limit: 100_000, windowMs: DAILY },
+        ],
+      },
+      llmTokens(200_000, 10),
     ],
   },
 ];
 
 const DEMO_TENANT = { slug: 'demo', name: 'Demo Inc.', plan: 'free' };
-const DEMO_KEY = { name: 'demo service key', policies: ['api'] };
+const DEMO_KEY = { name: 'demo service key', policies: ['api', 'llm-tokens'] };
 
 /**
  * Idempotent: plans, the demo tenant and its key are upserted in PostgreSQL, the tenant's
@@ -69,7 +106,7 @@ export async function seedDemo(options: {
 }): Promise<DemoSeed> {
   const prisma = createPrismaClient(options.databaseUrl, { maxConnections: 2 });
   try {
-    const planPolicies = new Map<string, { id: string; rules: StoredRuleInput[] }>();
+    const planPolicies = new Map<string, PolicyInput[]>();
     for (const plan of PLANS) {
       const row = await prisma.plan.upsert({
         where: { slug: plan.slug },
@@ -81,22 +118,35 @@ export async function seedDemo(options: {
         },
         update: {},
       });
-      const policy =
-        (await prisma.policy.findUnique({
-          where: { planId_name: { planId: row.id, name: 'api' } },
-        })) ??
-        (await prisma.policy.create({
-          data: {
-            id: newId('policy'),
-            name: 'api',
-            description: 'Every API request',
-            planId: row.id,
-            rules: {
-              create: plan.apiRules.map((rule, position) => toRuleRow(rule, position)),
+      const inputs: PolicyInput[] = [];
+      for (const template of plan.policies) {
+        const policy =
+          (await prisma.policy.findUnique({
+            where: { planId_name: { planId: row.id, name: template.name } },
+          })) ??
+          (await prisma.policy.create({
+            data: {
+              id: newId('policy'),
+              name: template.name,
+              description: template.description,
+              planId: row.id,
+              reservationTtlMs: template.reservationTtlMs ?? null,
+              rules: {
+                create: template.rules.map((rule, position) => toRuleRow(rule, position)),
+              },
             },
-          },
-        }));
-      planPolicies.set(plan.slug, { id: policy.id, rules: plan.apiRules });
+          }));
+        inputs.push({
+          id: policy.id,
+          name: template.name,
+          description: template.description,
+          rules: template.rules,
+          ...(template.reservationTtlMs !== undefined && {
+            reservations: { ttlMs: template.reservationTtlMs },
+          }),
+        });
+      }
+      planPolicies.set(plan.slug, inputs);
     }
     const plan = await prisma.plan.findUniqueOrThrow({ where: { slug: DEMO_TENANT.plan } });
     const tenant = await prisma.tenant.upsert({
@@ -123,17 +173,11 @@ export async function seedDemo(options: {
         policyNames: DEMO_KEY.policies,
         scopes: ['check'],
       },
-      update: {},
+      // a key from an earlier demo gains the policies added since
+      update: { policyNames: DEMO_KEY.policies },
     });
 
-    const apiPolicy = planPolicies.get(DEMO_TENANT.plan);
-    if (!apiPolicy) throw new Error(`demo plan ${DEMO_TENANT.plan} has no api policy`);
-    const policy: PolicyInput = {
-      id: apiPolicy.id,
-      name: 'api',
-      description: 'Every API request',
-      rules: apiPolicy.rules,
-    };
+    const policies = planPolicies.get(DEMO_TENANT.plan) ?? [];
     const published = await publishTenant(
       options.redis,
       options.prefix,
@@ -141,7 +185,7 @@ export async function seedDemo(options: {
         tenantId: tenant.id,
         slug: tenant.slug,
         status: tenant.status,
-        policies: [policy],
+        policies,
       }),
     );
     await putApiKey(options.redis, options.prefix, hash, {
@@ -162,7 +206,7 @@ export async function seedDemo(options: {
 }
 
 /** PostgreSQL keeps a rule's parameters as JSON beside its name and algorithm. */
-function toRuleRow(rule: StoredRuleInput, position: number): Prisma.RuleCreateWithoutPolicyInput {
+function toRuleRow(rule: RuleInput, position: number): Prisma.RuleCreateWithoutPolicyInput {
   const { name, algorithm, ...params } = rule;
   // Rule parameters are plain JSON (numbers and a calendar object); the interfaces lack the index
   // signature Prisma's JSON input type asks for.

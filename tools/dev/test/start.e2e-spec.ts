@@ -10,6 +10,7 @@ import {
   type TestRedis,
 } from '@sluice/testing';
 import { readApiKey, readTenant } from '@sluice/policy';
+import { RateLimitedError, SluiceClient } from '@sluice/sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../src/net';
@@ -116,10 +117,10 @@ describe('npm start', () => {
     const apiKey = (await readFile(join(dataDir, 'demo-api-key'), 'utf8')).trim();
     expect(output).toContain(`demo API key: ${apiKey}`);
     const record = await readApiKey(redis.redis, redis.prefix, apiKey);
-    expect(record).toMatchObject({ policies: ['api'], scopes: ['check'] });
+    expect(record).toMatchObject({ policies: ['api', 'llm-tokens'], scopes: ['check'] });
     const tenant = await readTenant(redis.redis, redis.prefix, record!.tenantId);
     expect(tenant?.slug).toBe('demo');
-    expect(Object.keys(tenant?.policies ?? {})).toEqual(['api']);
+    expect(Object.keys(tenant?.policies ?? {})).toEqual(['api', 'llm-tokens']);
   });
 
   it("answers the README's curl: five allowed, then a denial with headers", async () => {
@@ -156,6 +157,46 @@ describe('npm start', () => {
       remaining: '0',
       retryAfter: '1',
     });
+  });
+
+  it("guards LLM calls with the README's SDK snippet: tokens settled at usage, 2 in flight", async () => {
+    const sluice = new SluiceClient({
+      baseUrl: `http://127.0.0.1:${ports['DATA_PLANE_PORT']}`,
+      apiKey: (await readFile(join(dataDir, 'demo-api-key'), 'utf8')).trim(),
+    });
+    const tokens = async () =>
+      (await sluice.inspect('llm-tokens', 'user-7')).rules.find((rule) => rule.name === 'tokens')!
+        .remaining;
+    const full = await tokens();
+
+    // a fake LLM call that used 420 tokens of the 1,000 reserved
+    const reply = await sluice.limit(async () => ({ usage: { total_tokens: 420 } }), {
+      policy: 'llm-tokens',
+      identifier: 'user-7',
+      estimate: 1000,
+      cost: (r) => r.usage.total_tokens,
+    });
+    expect(reply.usage.total_tokens).toBe(420);
+    // settled at 420 (the bucket refills meanwhile: at most a few tokens back)
+    expect(full - (await tokens())).toBeGreaterThanOrEqual(415);
+    expect(full - (await tokens())).toBeLessThanOrEqual(420);
+
+    // a third call while two are in flight is refused before it runs
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const options = { policy: 'llm-tokens', identifier: 'user-8', estimate: 10, cost: () => 10 };
+    const running = [sluice.limit(() => hold, options), sluice.limit(() => hold, options)];
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    let ran = false;
+    const third = sluice.limit(async () => {
+      ran = true;
+    }, options);
+    await expect(third).rejects.toBeInstanceOf(RateLimitedError);
+    expect(ran).toBe(false);
+    release();
+    await Promise.all(running);
+    // both slots were released: a call goes through again
+    await expect(sluice.limit(async () => 'ok', options)).resolves.toBe('ok');
   });
 
   it('created the demo operator it printed, who can log in to the control plane', async () => {
