@@ -7,7 +7,10 @@ import { DatabaseReadinessCheck } from './database/database-readiness.check';
 import { ENV, type Env } from './env';
 import { ApiModule } from './graphql/api.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { PublishModule } from './publish/publish.module';
 import { serviceInfo } from './service-info';
+import { UsageModule } from './usage/usage.module';
+import { WebhookModule } from './webhook/webhook.module';
 
 @Module({})
 export class AppModule {
@@ -26,7 +29,10 @@ export class AppModule {
         AuditModule,
         OutboxModule,
         AccessModule,
+        PublishModule,
         ApiModule,
+        UsageModule,
+        WebhookModule,
       ],
       providers: [{ provide: ENV, useValue: env }],
       exports: [ENV],

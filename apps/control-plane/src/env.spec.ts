@@ -30,7 +30,28 @@ describe('control-plane env', () => {
       CONTROL_PLANE_LOGIN_IP_LIMIT: 20,
       CONTROL_PLANE_LOGIN_WINDOW_SECONDS: 900,
       CONTROL_PLANE_LINK_BASE_URL: 'http://127.0.0.1:3000',
+      CONTROL_PLANE_RELAY_INTERVAL_MS: 1000,
+      CONTROL_PLANE_RECONCILE_INTERVAL_MS: 5000,
+      CONTROL_PLANE_MAIL_FROM: 'Sluice <no-reply@localhost>',
+      CONTROL_PLANE_INVITATION_TTL_SECONDS: 604_800,
+      CONTROL_PLANE_PASSWORD_RESET_TTL_SECONDS: 3600,
+      SLUICE_WEBHOOK_ALLOWED_CIDRS: { allowedCidrs: [] },
     });
+  });
+
+  it('reads the webhook secrets key and allowed networks, naming bad ones', () => {
+    const key = Buffer.alloc(32, 1).toString('base64');
+    const env = parseEnv(envSchema, {
+      DATABASE_URL,
+      SLUICE_SECRETS_KEY: key,
+      SLUICE_WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
+    });
+    expect(env.SLUICE_SECRETS_KEY?.toString('base64')).toBe(key);
+    expect(env.SLUICE_WEBHOOK_ALLOWED_CIDRS.allowedCidrs).toHaveLength(1);
+    expect(issuesOf({ SLUICE_SECRETS_KEY: 'too short' })).toEqual(['SLUICE_SECRETS_KEY']);
+    expect(issuesOf({ SLUICE_WEBHOOK_ALLOWED_CIDRS: '10.0.0.0/33' })).toEqual([
+      'SLUICE_WEBHOOK_ALLOWED_CIDRS',
+    ]);
   });
 
   it('reads booleans and the optional mail and introspection settings', () => {
@@ -72,6 +93,11 @@ describe('control-plane env', () => {
     [{ CONTROL_PLANE_LOGIN_WINDOW_SECONDS: 'soon' }, 'CONTROL_PLANE_LOGIN_WINDOW_SECONDS'],
     [{ CONTROL_PLANE_LINK_BASE_URL: 'ftp://example.com' }, 'CONTROL_PLANE_LINK_BASE_URL'],
     [{ SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL'],
+    [{ CONTROL_PLANE_INVITATION_TTL_SECONDS: '60' }, 'CONTROL_PLANE_INVITATION_TTL_SECONDS'],
+    [
+      { CONTROL_PLANE_PASSWORD_RESET_TTL_SECONDS: '1d' },
+      'CONTROL_PLANE_PASSWORD_RESET_TTL_SECONDS',
+    ],
     [
       {
         CONTROL_PLANE_SESSION_IDLE_SECONDS: '7200',

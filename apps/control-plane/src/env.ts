@@ -1,4 +1,5 @@
 import { envFields } from '@sluice/config';
+import { allowedCidrsEnvField, secretsKeyEnvField } from '@sluice/webhooks';
 import { z } from 'zod';
 
 /** An integer variable, bounded so that a bad value fails at boot naming it. */
@@ -37,8 +38,26 @@ export const envSchema = z
     CONTROL_PLANE_LINK_BASE_URL: z
       .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
       .default('http://127.0.0.1:3000'),
+    /** How often the outbox relay looks for changes to publish (it is also woken by each change). */
+    CONTROL_PLANE_RELAY_INTERVAL_MS: integer(50, 60_000, 1000),
+    /** How often every tenant's Redis version is compared with PostgreSQL's and repaired. */
+    CONTROL_PLANE_RECONCILE_INTERVAL_MS: integer(100, 3_600_000, 5000),
     /** Mail goes out over SMTP when set (smtp:// or smtps://); otherwise links are logged. */
     SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL')),
+    /** The From of mailed links (invitations, password resets). */
+    CONTROL_PLANE_MAIL_FROM: z
+      .string()
+      .trim()
+      .min(3, 'must be a sender, e.g. Sluice <no-reply@example.com>')
+      .default('Sluice <no-reply@localhost>'),
+    /** An invitation link works this long (s). */
+    CONTROL_PLANE_INVITATION_TTL_SECONDS: integer(300, 30 * DAY_SECONDS, 7 * DAY_SECONDS),
+    /** A password reset link works this long (s). */
+    CONTROL_PLANE_PASSWORD_RESET_TTL_SECONDS: integer(300, DAY_SECONDS, 3600),
+    /** Encrypts webhook signing secrets (32 bytes, base64); unset: no webhook endpoint can be made. */
+    SLUICE_SECRETS_KEY: secretsKeyEnvField(),
+    /** Non-public networks webhook URLs may point at (CIDRs, comma-separated); default none. */
+    SLUICE_WEBHOOK_ALLOWED_CIDRS: allowedCidrsEnvField(),
   })
   .refine(
     (env) => env.CONTROL_PLANE_SESSION_IDLE_SECONDS <= env.CONTROL_PLANE_SESSION_ABSOLUTE_SECONDS,

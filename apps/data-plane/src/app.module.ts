@@ -17,6 +17,7 @@ import { LimitsModule } from './limits/limits.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { ReservationsModule } from './reservations/reservations.module';
 import { serviceInfo } from './service-info';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -37,6 +38,7 @@ export class AppModule {
         AuthorizeModule,
         LimitsModule,
         ReservationsModule,
+        WebhooksModule,
         OpenApiModule,
       ],
       providers: [

@@ -177,6 +177,7 @@ describe('GET /docs/openapi.json', () => {
       'POST /v1/check',
       'POST /v1/settle',
       'POST /v1/release',
+      'POST /v1/webhooks',
       'GET /v1/authorize',
       'GET /v1/limits/{policy}/{identifier}',
       'DELETE /v1/limits/{policy}/{identifier}',

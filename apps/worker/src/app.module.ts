@@ -6,9 +6,12 @@ import {
   RedisModule,
   RedisReadinessCheck,
 } from '@sluice/nest-kit';
+import { DatabaseModule } from './database/database.module';
 import { ENV, type Env } from './env';
 import { JobsModule } from './jobs/jobs.module';
+import { RollupModule } from './rollup/rollup.module';
 import { serviceInfo } from './service-info';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -21,7 +24,10 @@ export class AppModule {
         RedisModule.forRoot({ url: env.REDIS_URL }),
         HealthModule.forRoot({ ...serviceInfo, readiness: [RedisReadinessCheck] }),
         MetricsModule.forRoot(),
+        DatabaseModule,
         JobsModule,
+        RollupModule,
+        WebhooksModule,
       ],
       providers: [{ provide: ENV, useValue: env }],
       exports: [ENV],

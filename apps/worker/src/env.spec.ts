@@ -13,7 +13,67 @@ describe('worker env', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       LOG_LEVEL: 'info',
       SLUICE_KEY_PREFIX: 'sluice:',
+      WORKER_USAGE_ROLLUP_INTERVAL_MS: 15_000,
+      WORKER_USAGE_ROLLUP_GRACE_SECONDS: 5,
+      WORKER_USAGE_ROLLUP_LOOKBACK_SECONDS: 900,
+      WORKER_USAGE_RETENTION_DAYS: 90,
+      SLUICE_WEBHOOK_ALLOWED_CIDRS: { allowedCidrs: [] },
+      WORKER_WEBHOOK_CONCURRENCY: 64,
+      WORKER_WEBHOOK_TIMEOUT_MS: 10_000,
+      WORKER_WEBHOOK_MAX_IN_FLIGHT: 8,
+      WORKER_WEBHOOK_BACKOFF_BASE_MS: 2000,
+      WORKER_WEBHOOK_BACKOFF_MAX_MS: 3_600_000,
+      WORKER_WEBHOOK_FAILURE_THRESHOLD: 5,
+      WORKER_WEBHOOK_LOCK_MS: 30_000,
+      WORKER_WEBHOOK_STALLED_INTERVAL_MS: 30_000,
+      WORKER_WEBHOOK_DEAD_LETTER_DAYS: 30,
     });
+  });
+
+  it('reads the webhook secrets key and allowed networks, and names bad ones', () => {
+    const key = Buffer.alloc(32, 7);
+    const env = parseEnv(envSchema, {
+      DATABASE_URL,
+      SLUICE_SECRETS_KEY: key.toString('base64'),
+      SLUICE_WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8, ::1',
+    });
+    expect(env.SLUICE_SECRETS_KEY?.equals(key)).toBe(true);
+    expect(env.SLUICE_WEBHOOK_ALLOWED_CIDRS.allowedCidrs).toHaveLength(2);
+    for (const [variable, value] of [
+      ['SLUICE_SECRETS_KEY', 'c2hvcnQ='],
+      ['SLUICE_WEBHOOK_ALLOWED_CIDRS', '10.0.0.0/8, intranet'],
+      ['WORKER_WEBHOOK_CONCURRENCY', '0'],
+    ] as const) {
+      expect(() => parseEnv(envSchema, { DATABASE_URL, [variable]: value })).toThrow(
+        expect.objectContaining({
+          constructor: EnvValidationError,
+          issues: [{ variable, message: expect.any(String) }],
+        }),
+      );
+    }
+  });
+
+  it('reads the usage roll-up settings and rejects out-of-range ones, naming them', () => {
+    expect(
+      parseEnv(envSchema, {
+        DATABASE_URL,
+        WORKER_USAGE_ROLLUP_INTERVAL_MS: '30000',
+        WORKER_USAGE_RETENTION_DAYS: '30',
+      }),
+    ).toMatchObject({ WORKER_USAGE_ROLLUP_INTERVAL_MS: 30_000, WORKER_USAGE_RETENTION_DAYS: 30 });
+    for (const [variable, value] of [
+      ['WORKER_USAGE_ROLLUP_INTERVAL_MS', '999'],
+      ['WORKER_USAGE_ROLLUP_GRACE_SECONDS', '-1'],
+      ['WORKER_USAGE_ROLLUP_LOOKBACK_SECONDS', '59'],
+      ['WORKER_USAGE_RETENTION_DAYS', '0.5'],
+    ] as const) {
+      expect(() => parseEnv(envSchema, { DATABASE_URL, [variable]: value })).toThrow(
+        expect.objectContaining({
+          constructor: EnvValidationError,
+          issues: [{ variable, message: expect.any(String) }],
+        }),
+      );
+    }
   });
 
   it('rejects a bad port, naming the variable', () => {

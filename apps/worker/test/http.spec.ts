@@ -1,6 +1,12 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { parseEnv } from '@sluice/config';
-import { createTestRedis, type TestRedis, testRedisUrl } from '@sluice/testing';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+  testRedisUrl,
+} from '@sluice/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import packageJson from '../package.json';
 import { createApp } from '../src/app';
@@ -8,13 +14,15 @@ import { envSchema } from '../src/env';
 import { SYSTEM_QUEUE } from '../src/jobs/system.worker';
 
 let testRedis: TestRedis;
+let database: TestDatabase;
 let app: NestFastifyApplication | undefined;
 
 /** Boots the app in-process on a free port, its BullMQ keys under the test's prefix. */
 async function start(): Promise<string> {
   app = await createApp(
     parseEnv(envSchema, {
-      DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sluice',
+      // its own database: the usage jobs start with the app
+      DATABASE_URL: database.url,
       REDIS_URL: testRedisUrl(),
       SLUICE_KEY_PREFIX: testRedis.prefix,
       LOG_LEVEL: 'silent',
@@ -24,14 +32,16 @@ async function start(): Promise<string> {
   return app.getUrl();
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   testRedis = createTestRedis('worker-http');
+  database = await createTestDatabase();
 });
 
 afterEach(async () => {
   await app?.close();
   app = undefined;
   await testRedis.cleanup();
+  await database.drop();
 });
 
 describe('worker HTTP', () => {

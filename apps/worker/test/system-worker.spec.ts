@@ -1,6 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { parseEnv } from '@sluice/config';
-import { createTestRedis, type TestRedis } from '@sluice/testing';
+import {
+  createTestDatabase,
+  createTestRedis,
+  type TestDatabase,
+  type TestRedis,
+} from '@sluice/testing';
 import { Queue, QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
@@ -9,14 +14,17 @@ import { bullmqOptions } from '../src/jobs/bullmq-options';
 import { SYSTEM_QUEUE, SystemWorker } from '../src/jobs/system.worker';
 
 let testRedis: TestRedis;
+let database: TestDatabase;
 let app: NestFastifyApplication | undefined;
 let queue: Queue;
 let queueEvents: QueueEvents;
 
 beforeEach(async () => {
   testRedis = createTestRedis('worker-jobs');
+  // its own database: the usage jobs start with the app
+  database = await createTestDatabase();
   const env = parseEnv(envSchema, {
-    DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/sluice',
+    DATABASE_URL: database.url,
     SLUICE_KEY_PREFIX: testRedis.prefix,
     LOG_LEVEL: 'silent',
   });
@@ -32,6 +40,7 @@ afterEach(async () => {
   app = undefined;
   await Promise.all([queue.close(), queueEvents.close()]);
   await testRedis.cleanup();
+  await database.drop();
 });
 
 describe('system queue worker', () => {

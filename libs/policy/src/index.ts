@@ -28,7 +28,7 @@ export {
   type FieldIssue,
 } from './errors';
 export { apiKeyKey, changesChannel, tenantKey } from './keys';
-export { fieldIssues, ID_PATTERN, NAME_PATTERN, SLUG_PATTERN } from './names';
+export { fieldIssues, formatPath, ID_PATTERN, NAME_PATTERN, SLUG_PATTERN } from './names';
 export {
   CANDIDATE_KEY_PREFIX,
   compileTenant,

@@ -1,6 +1,13 @@
 import type { ChainableCommander } from 'ioredis';
 import { logEntries, type LogEntry, type UsageAggregate } from './aggregate';
-import { decisionLogKey, keyLastUsedKey, topDeniedKey, usageSecondKey } from './keys';
+import {
+  activeMember,
+  decisionLogKey,
+  keyLastUsedKey,
+  topDeniedKey,
+  usageActiveKey,
+  usageSecondKey,
+} from './keys';
 import { queueTouchLastUsed } from './last-used';
 
 export interface FlushSettings {
@@ -27,16 +34,28 @@ export interface FlushCommand {
  * Per-second and per-minute keys expire at an absolute time (their window's end + retention):
  * the same on every data plane and whether the counts came in one flush or many. The log stream
  * is written continuously, so it expires `retentionSeconds` after its last write instead.
+ *
+ * Every (tenant, policy) with seconds in a minute is added to that minute's active set, which
+ * expires with the minute's top-K (so it outlives every second it points at).
  */
 export function flushCommands(batch: UsageAggregate, settings: FlushSettings): FlushCommand[] {
   const { prefix, retentionSeconds, topK, decisionLogMaxLen } = settings;
   const commands: FlushCommand[] = [];
+  /** Epoch minute → active member → one of its seconds (to restore should the SADD fail). */
+  const active = new Map<number, Map<string, ActiveSecond>>();
   for (const [tenantId, tenant] of batch.tenants) {
     for (const [name, policy] of tenant.policies) {
       const restoreSecond = (into: UsageAggregate, second: number) => {
         const target = into.policyOf(tenantId, name);
         return target && into.second(target, second);
       };
+      for (const second of policy.seconds.keys()) {
+        const minute = Math.floor(second / 60);
+        let members = active.get(minute);
+        if (!members) active.set(minute, (members = new Map()));
+        const member = activeMember(tenantId, name);
+        if (!members.has(member)) members.set(member, { restore: restoreSecond, second });
+      }
       const restoreMinute = (into: UsageAggregate, minute: number) => {
         const target = into.policyOf(tenantId, name);
         return target && into.minute(target, minute);
@@ -136,7 +155,36 @@ export function flushCommands(batch: UsageAggregate, settings: FlushSettings): F
       });
     }
   }
+
+  for (const [minute, members] of active) {
+    const key = usageActiveKey(prefix, minute);
+    const expireAt = (minute + 1) * 60 + retentionSeconds;
+    // an empty second of each member restored makes the next flush add it again (and expire it)
+    const restore = (into: UsageAggregate) => {
+      for (const { restore: restoreSecond, second } of members.values())
+        restoreSecond(into, second);
+    };
+    commands.push(
+      {
+        key,
+        staleFrom: expireAt,
+        send: (pipeline) => pipeline.sadd(key, ...members.keys()),
+        restore,
+      },
+      {
+        key,
+        staleFrom: expireAt,
+        send: (pipeline) => pipeline.expireat(key, expireAt),
+        restore,
+      },
+    );
+  }
   return commands;
+}
+
+interface ActiveSecond {
+  restore: (into: UsageAggregate, second: number) => unknown;
+  second: number;
 }
 
 /** Stream fields; absent optional ones are left out rather than written empty. */

@@ -9,15 +9,30 @@ export {
   MAX_READ_MINUTES,
   MAX_READ_ROWS,
   MAX_READ_SECONDS,
+  addUsage,
+  emptyUsage,
+  readActiveMinutes,
+  readActivePolicies,
   readDecisionLog,
   readKeyLastUsed,
+  readMinutes,
   readSeconds,
   readTopDenied,
+  type ActiveMinute,
+  type ActivePolicy,
   type DecisionLogEntry,
   type DecisionLogPage,
   type DeniedIdentifier,
   type KeyLastUsed,
+  type UsageMinute,
   type UsageSecond,
+  type UsageTotals,
 } from './readers';
 export { UsageFlushError, UsageInputError } from './errors';
-export { decisionLogKey, keyLastUsedKey, topDeniedKey, usageSecondKey } from './keys';
+export {
+  decisionLogKey,
+  keyLastUsedKey,
+  topDeniedKey,
+  usageActiveKey,
+  usageSecondKey,
+} from './keys';

@@ -43,6 +43,20 @@ export function keyLastUsedKey(prefix: string, tenantId: string): string {
   return `${prefix}apikey-last-used:{${tenantId}}`;
 }
 
+/**
+ * The (tenant, policy) pairs that recorded usage in one minute, across all tenants: roll-ups
+ * find the minute's counters here instead of scanning Redis. The one key that is not tagged by
+ * a tenant (it holds them all): it gets a slot of its own and is written by its own command.
+ */
+export function usageActiveKey(prefix: string, epochMinute: number): string {
+  return `${prefix}usage-active:${epochMinute}`;
+}
+
+/** `<tenantId>:<policy>`: neither contains a colon (see the patterns above). */
+export function activeMember(tenantId: string, policy: string): string {
+  return `${tenantId}:${policy}`;
+}
+
 /** A brace in the prefix would become the hash tag and split or merge tenants' slots. */
 export function assertPrefix(prefix: string): void {
   if (typeof prefix !== 'string' || prefix.length > 64 || /[{}\s]/.test(prefix)) {

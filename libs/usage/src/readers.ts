@@ -1,22 +1,27 @@
 import type { ChainableCommander, Cluster, Redis } from 'ioredis';
 import { UsageInputError } from './errors';
 import {
+  activeMember,
   assertPolicyName,
   assertPrefix,
   assertTenantId,
   decisionLogKey,
+  ID_PATTERN,
   FIELD_ALLOWED,
   FIELD_CANDIDATE_DENIED,
   FIELD_COST,
   FIELD_DENIED_PREFIX,
   FIELD_SHADOW_DENIED,
   keyLastUsedKey,
+  NAME_PATTERN,
   REASON_PATTERN,
   topDeniedKey,
+  usageActiveKey,
   usageSecondKey,
 } from './keys';
 
-// Every reader touches one tenant's keys only, so all its commands go to one cluster slot.
+// Every reader touches one tenant's keys only, so all its commands go to one cluster slot; the
+// active-set readers are the exception (those keys hold every tenant, one slot per minute).
 
 /** Seconds one `readSeconds` call may span (an hour; retention is 15 minutes by default). */
 export const MAX_READ_SECONDS = 3600;
@@ -25,9 +30,8 @@ export const MAX_READ_MINUTES = 1440;
 /** Rows one `readTopDenied` or `readDecisionLog` call may return. */
 export const MAX_READ_ROWS = 1000;
 
-export interface UsageSecond {
-  /** Epoch second. */
-  second: number;
+/** Counts over some span (a second, a minute, a range). */
+export interface UsageTotals {
   allowed: number;
   /** All denials of the second; `deniedByReason` splits them. */
   denied: number;
@@ -36,8 +40,45 @@ export interface UsageSecond {
   shadowDenied: number;
   /** Would have been denied by the policy's candidate rules. */
   candidateDenied: number;
-  /** Sum of the cost of allowed decisions. */
+  /** Sum of the cost of allowed decisions (settles move it, so a span's sum may be negative). */
   cost: number;
+}
+
+export interface UsageSecond extends UsageTotals {
+  /** Epoch second. */
+  second: number;
+}
+
+export interface UsageMinute extends UsageTotals {
+  /** Epoch minute. */
+  minute: number;
+}
+
+/** All zeros: the totals of a span without usage. */
+export function emptyUsage(): UsageTotals {
+  return {
+    allowed: 0,
+    denied: 0,
+    deniedByReason: {},
+    shadowDenied: 0,
+    candidateDenied: 0,
+    cost: 0,
+  };
+}
+
+/** Adds `from` into `into` (reasons merged) and returns `into`. */
+export function addUsage(into: UsageTotals, from: UsageTotals): UsageTotals {
+  into.allowed += from.allowed;
+  into.denied += from.denied;
+  into.shadowDenied += from.shadowDenied;
+  into.candidateDenied += from.candidateDenied;
+  into.cost += from.cost;
+  for (const [reason, count] of Object.entries(from.deniedByReason)) {
+    // own properties only: a reason such as `constructor` must not read Object.prototype's
+    const current = Object.hasOwn(into.deniedByReason, reason) ? into.deniedByReason[reason] : 0;
+    into.deniedByReason[reason] = (current ?? 0) + count;
+  }
+  return into;
 }
 
 /**
@@ -62,6 +103,36 @@ export async function readSeconds(
   return replies.map((reply, index) =>
     usageSecond(fromSecond + index, reply as Record<string, string>),
   );
+}
+
+/**
+ * One row per minute from `fromMinute` to `toMinute` inclusive (epoch minutes), each the sum of
+ * its seconds as `readSeconds` reads them: zeros where nothing was recorded or is kept no more.
+ */
+export async function readMinutes(
+  redis: Redis | Cluster,
+  prefix: string,
+  tenantId: string,
+  policy: string,
+  fromMinute: number,
+  toMinute: number,
+): Promise<UsageMinute[]> {
+  assertRange('minute', fromMinute, toMinute, MAX_READ_SECONDS / 60);
+  const seconds = await readSeconds(
+    redis,
+    prefix,
+    tenantId,
+    policy,
+    fromMinute * 60,
+    toMinute * 60 + 59,
+  );
+  const minutes: UsageMinute[] = [];
+  for (let index = 0; index < seconds.length; index += 60) {
+    const minute: UsageMinute = { minute: fromMinute + index / 60, ...emptyUsage() };
+    for (const row of seconds.slice(index, index + 60)) addUsage(minute, row);
+    minutes.push(minute);
+  }
+  return minutes;
 }
 
 function usageSecond(second: number, hash: Record<string, string>): UsageSecond {
@@ -205,6 +276,83 @@ export async function readKeyLastUsed(
   return Object.entries(hash)
     .map(([keyId, at]) => ({ keyId, lastUsedAt: count(at) }))
     .sort((a, b) => b.lastUsedAt - a.lastUsedAt || compareStrings(a.keyId, b.keyId));
+}
+
+export interface ActivePolicy {
+  tenantId: string;
+  /** Policy name. */
+  policy: string;
+}
+
+export interface ActiveMinute {
+  /** Epoch minute. */
+  minute: number;
+  /** Every (tenant, policy) that recorded usage in the minute, sorted. */
+  active: ActivePolicy[];
+  /**
+   * Epoch second at which the minute's first second leaves Redis (its retention ends): from then
+   * on, the minute's seconds no longer add up to its usage. Undefined when nothing is recorded.
+   */
+  secondsExpireAt: number | undefined;
+}
+
+/**
+ * Which (tenant, policy) pairs recorded usage in `minute` (an epoch minute), from the minute's
+ * active set: what a roll-up folds, without scanning Redis.
+ */
+export async function readActivePolicies(
+  redis: Redis | Cluster,
+  prefix: string,
+  minute: number,
+): Promise<ActiveMinute> {
+  assertPrefix(prefix);
+  assertRange('minute', minute, minute, 1);
+  const key = usageActiveKey(prefix, minute);
+  const [members, expireTime] = await execAll(redis.pipeline().smembers(key).expiretime(key));
+  const active: ActivePolicy[] = [];
+  for (const member of members as string[]) {
+    const [tenantId = '', policy = ''] = member.split(':');
+    // written by the recorder from validated events; anything else is not ours to fold
+    if (ID_PATTERN.test(tenantId) && NAME_PATTERN.test(policy)) active.push({ tenantId, policy });
+  }
+  active.sort(
+    (a, b) => compareStrings(a.tenantId, b.tenantId) || compareStrings(a.policy, b.policy),
+  );
+  // the set expires at the minute's end + retention, its first second 59 seconds earlier
+  const expiresAt = Number(expireTime);
+  return { minute, active, secondsExpireAt: expiresAt > 0 ? expiresAt - 59 : undefined };
+}
+
+/**
+ * The minutes from `fromMinute` to `toMinute` (inclusive) in which each of the tenant's
+ * `policies` recorded usage: policy → its active epoch minutes, ascending. One SMISMEMBER per
+ * minute (each minute's set has its own slot).
+ */
+export async function readActiveMinutes(
+  redis: Redis | Cluster,
+  prefix: string,
+  tenantId: string,
+  policies: readonly string[],
+  fromMinute: number,
+  toMinute: number,
+): Promise<Map<string, number[]>> {
+  assertPrefix(prefix);
+  assertTenantId(tenantId);
+  for (const policy of policies) assertPolicyName(policy);
+  assertRange('minute', fromMinute, toMinute, MAX_READ_MINUTES);
+  const result = new Map(policies.map((policy) => [policy, [] as number[]]));
+  if (policies.length === 0) return result;
+  const members = policies.map((policy) => activeMember(tenantId, policy));
+  const minutes = Array.from({ length: toMinute - fromMinute + 1 }, (_, i) => fromMinute + i);
+  const flags = await Promise.all(
+    minutes.map((minute) => redis.smismember(usageActiveKey(prefix, minute), ...members)),
+  );
+  minutes.forEach((minute, i) => {
+    policies.forEach((policy, j) => {
+      if (flags[i]?.[j] === 1) result.get(policy)?.push(minute);
+    });
+  });
+  return result;
 }
 
 function assertScope(prefix: string, tenantId: string, policy: string): void {

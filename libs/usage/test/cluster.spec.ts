@@ -2,10 +2,12 @@ import calculateSlot from 'cluster-key-slot';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  readActivePolicies,
   readDecisionLog,
   readKeyLastUsed,
   readSeconds,
   readTopDenied,
+  usageActiveKey,
   UsageRecorder,
 } from '../src/index';
 import { clusterSlotOwner } from '../src/slots';
@@ -68,9 +70,14 @@ describe('flushing to a Redis Cluster', () => {
       ]);
     }
 
+    // one active set for the minute, on its own slot, naming every tenant
+    expect(await readActivePolicies(cluster, 'c:', minute)).toMatchObject({
+      active: [...tenants].sort().map((tenantId) => ({ tenantId, policy: 'api' })),
+    });
+
     // each master holds exactly the keys of the tenants whose slots it serves
     for (const node of cluster.nodes('master')) {
-      const keys = await scanAll(node);
+      const keys = (await scanAll(node)).filter((key) => key !== usageActiveKey('c:', minute));
       const served = tenants.filter(
         (tenantId) => owner(calculateSlot(tenantId))?.split(';')[0] === nodeKey(node),
       );

@@ -1,14 +1,20 @@
 import { createTestRedis, type TestRedis } from '@sluice/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  addUsage,
+  emptyUsage,
   MAX_READ_SECONDS,
+  readActiveMinutes,
+  readActivePolicies,
   readDecisionLog,
   readKeyLastUsed,
+  readMinutes,
   readSeconds,
   readTopDenied,
   UsageInputError,
+  UsageRecorder,
 } from '../src/index';
-import { BASE_SECOND } from './support';
+import { BASE_MS, BASE_SECOND, decision, denial } from './support';
 
 let t: TestRedis;
 
@@ -48,11 +54,60 @@ describe('readers', () => {
       [readDecisionLog(t.redis, t.prefix, 'tnt_a', 'api', { count: 1001 }), /count/],
       [readDecisionLog(t.redis, t.prefix, 'tnt_a', 'api', { count: 5, before: '+' }), /before/],
       [readKeyLastUsed(t.redis, t.prefix, ''), /tenantId/],
+      [readMinutes(t.redis, t.prefix, 'tnt_a', 'api', 1, 61), /at most 60 minutes/],
+      [readActivePolicies(t.redis, t.prefix, -1), /from\/to minute/],
+      [readActiveMinutes(t.redis, t.prefix, 'tnt_a', ['API'], 1, 2), /policy/],
+      [readActiveMinutes(t.redis, t.prefix, 'tnt_a', ['api'], 1, 1441), /at most 1440/],
     ];
     for (const [read, message] of cases) {
       const error: unknown = await read.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UsageInputError);
       expect((error as Error).message).toMatch(message);
     }
+  });
+});
+
+describe('readMinutes', () => {
+  it('sums each minute of seconds, zeros where nothing was recorded', async () => {
+    const usage = new UsageRecorder({ redis: t.redis, prefix: t.prefix, allowSampleRate: 0 });
+    const minute = BASE_MS / 60_000;
+    usage.record(decision({ at: BASE_MS, cost: 3 }));
+    usage.record(decision({ at: BASE_MS + 59_999, cost: 4, candidateDenied: true }));
+    usage.record(denial({ at: BASE_MS + 30_000 }));
+    usage.record(denial({ at: BASE_MS + 31_000, reason: 'suspended' }));
+    usage.record(decision({ at: BASE_MS + 120_000, reason: 'shadow', shadowDenied: true }));
+    await usage.flush();
+
+    expect(await readMinutes(t.redis, t.prefix, 'tnt_a', 'api', minute, minute + 2)).toEqual([
+      {
+        minute,
+        allowed: 2,
+        denied: 2,
+        deniedByReason: { rule: 1, suspended: 1 },
+        shadowDenied: 0,
+        candidateDenied: 1,
+        cost: 7,
+      },
+      { minute: minute + 1, ...emptyUsage() },
+      {
+        minute: minute + 2,
+        allowed: 1,
+        denied: 0,
+        deniedByReason: {},
+        shadowDenied: 1,
+        candidateDenied: 0,
+        cost: 1,
+      },
+    ]);
+  });
+});
+
+describe('addUsage', () => {
+  it('merges reasons as own properties, whatever their name', () => {
+    const total = emptyUsage();
+    addUsage(total, { ...emptyUsage(), denied: 2, deniedByReason: { constructor: 2 } });
+    addUsage(total, { ...emptyUsage(), denied: 1, deniedByReason: { constructor: 1, rule: 0 } });
+    expect(total.deniedByReason).toEqual({ constructor: 3, rule: 0 });
+    expect(total.denied).toBe(3);
   });
 });

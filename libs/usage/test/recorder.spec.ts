@@ -3,11 +3,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   decisionLogKey,
   keyLastUsedKey,
+  readActiveMinutes,
+  readActivePolicies,
   readDecisionLog,
   readKeyLastUsed,
   readSeconds,
   readTopDenied,
   topDeniedKey,
+  usageActiveKey,
   UsageRecorder,
   usageSecondKey,
   type DecisionEvent,
@@ -150,8 +153,8 @@ describe('flushing', () => {
       }
 
       const state = await dumpKeys(t.redis, t.prefix);
-      // five seconds, one top-K minute, the log, last-used
-      expect(Object.keys(state)).toHaveLength(8);
+      // five seconds, one top-K minute, the log, last-used, the minute's active set
+      expect(Object.keys(state)).toHaveLength(9);
       expect(await dumpKeys(other.redis, other.prefix)).toEqual(state);
     } finally {
       await other.cleanup();
@@ -245,6 +248,96 @@ describe('flushing', () => {
     expect(logTtl).toBeLessThanOrEqual(600);
     // last-used times are kept as long as the key exists
     expect(await t.redis.ttl(keyLastUsedKey(t.prefix, 'tnt_a'))).toBe(-1);
+    // the active set outlives every second it points at
+    expect(await t.redis.expiretime(usageActiveKey(t.prefix, minute))).toBe(
+      (minute + 1) * 60 + 600,
+    );
+  });
+});
+
+describe('active sets', () => {
+  it('list every (tenant, policy) with usage per minute, across flushes, with its expiry', async () => {
+    const usage = recorder({ retentionSeconds: 600 });
+    const minute = BASE_MS / 60_000;
+    usage.record(decision({ tenantId: 'tnt_a', policy: 'api' }));
+    usage.record(denial({ tenantId: 'tnt_b', policy: 'api', at: BASE_MS + 59_999 }));
+    await usage.flush();
+    usage.record(decision({ tenantId: 'tnt_a', policy: 'login', at: BASE_MS + 60_000 }));
+    usage.record(decision({ tenantId: 'tnt_a', policy: 'api', at: BASE_MS + 1000 }));
+    // a settle moves cost: its minute counts as active too
+    usage.recordSettle({
+      ...settle,
+      policy: 'llm',
+      at: BASE_MS + 2000,
+      estimate: 5,
+      actualCost: 9,
+    });
+    await usage.flush();
+
+    expect(await readActivePolicies(t.redis, t.prefix, minute)).toEqual({
+      minute,
+      active: [
+        { tenantId: 'tnt_a', policy: 'api' },
+        { tenantId: 'tnt_a', policy: 'llm' },
+        { tenantId: 'tnt_b', policy: 'api' },
+      ],
+      // the minute's first second expires at its end + 1 + retention
+      secondsExpireAt: minute * 60 + 1 + 600,
+    });
+    expect(await readActivePolicies(t.redis, t.prefix, minute + 1)).toMatchObject({
+      active: [{ tenantId: 'tnt_a', policy: 'login' }],
+    });
+    expect(await readActivePolicies(t.redis, t.prefix, minute + 2)).toEqual({
+      minute: minute + 2,
+      active: [],
+      secondsExpireAt: undefined,
+    });
+    expect(
+      await readActiveMinutes(
+        t.redis,
+        t.prefix,
+        'tnt_a',
+        ['api', 'login', 'none'],
+        minute,
+        minute + 2,
+      ),
+    ).toEqual(
+      new Map([
+        ['api', [minute]],
+        ['login', [minute + 1]],
+        ['none', []],
+      ]),
+    );
+    // one active set per minute, whatever the number of tenants and flushes
+    const keys = Object.keys(await dumpKeys(t.redis, t.prefix));
+    expect(keys.filter((key) => key.startsWith('usage-active:'))).toEqual([
+      usageActiveKey('', minute),
+      usageActiveKey('', minute + 1),
+    ]);
+  });
+
+  it('are retried when their SADD fails, while the counters are written once', async () => {
+    const minute = BASE_MS / 60_000;
+    const blocked = usageActiveKey(t.prefix, minute);
+    await t.redis.set(blocked, 'not a set'); // SADD on it fails with WRONGTYPE
+    const usage = recorder();
+    usage.record(decision({ at: BASE_MS + 3000 }));
+    await expect(usage.flush()).rejects.toThrow(/WRONGTYPE/);
+
+    await t.redis.del(blocked);
+    await usage.flush();
+    expect(await readActivePolicies(t.redis, t.prefix, minute)).toMatchObject({
+      active: [{ tenantId: 'tnt_a', policy: 'api' }],
+    });
+    const [row] = await readSeconds(
+      t.redis,
+      t.prefix,
+      'tnt_a',
+      'api',
+      BASE_SECOND + 3,
+      BASE_SECOND + 3,
+    );
+    expect(row).toMatchObject({ allowed: 1, cost: 1 });
   });
 });
 

@@ -58,6 +58,7 @@ export async function dumpKeys(
     let expireAt = await redis.expiretime(key);
     if (type === 'hash') value = await redis.hgetall(key);
     else if (type === 'zset') value = await redis.zrange(key, 0, -1, 'WITHSCORES');
+    else if (type === 'set') value = (await redis.smembers(key)).sort();
     else if (type === 'stream') {
       value = (await redis.xrange(key, '-', '+')).map(([, fields]) => fields);
       expireAt = expireAt > 0 ? 1 : expireAt;

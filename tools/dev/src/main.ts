@@ -1,15 +1,20 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readApiKey, readTenant } from '@sluice/policy';
+import { generateSigningSecret } from '@sluice/webhooks';
 import { Redis } from 'ioredis';
 import { portsFrom, startApps } from './apps';
 import { dropDatabasesWithPrefix, ensureDatabase, migrate, recreateDatabase } from './database';
 import { log, SetupError } from './log';
+import { waitFor } from './net';
 import { dataDir, repoRoot } from './paths';
 import { resolvePostgres, type PostgresServer } from './postgres';
 import { resolveRedis, type RedisServer } from './redis';
-import { seedDemo, seedDemoOperator } from './seed';
+import { startDemoReceiver } from './demo-receiver';
+import { DEMO_WEBHOOK_ENDPOINT, localSecret, seedDemo, seedDemoOperator } from './seed';
 
 const DEMO_DATABASE = 'sluice';
 /**
@@ -84,6 +89,7 @@ async function start(args: string[]): Promise<number> {
     if (built !== 0) return built;
   }
   const services = await prepareServices(env, 'demo');
+  let stopReceiver = async () => {};
   try {
     // DATABASE_URL names the demo's database itself; on a found or embedded server we create one.
     const databaseUrl =
@@ -96,16 +102,28 @@ async function start(args: string[]): Promise<number> {
     log.info('applying migrations');
     await migrate(databaseUrl);
     const prefix = env['SLUICE_KEY_PREFIX'] ?? 'sluice:';
-    const redis = new Redis(services.redis.url, { maxRetriesPerRequest: 1 });
+    // webhook signing secrets are encrypted with it: kept with the demo's data unless given
+    const secretsKey =
+      env['SLUICE_SECRETS_KEY'] ||
+      (await localSecret(join(dataDir, 'secrets-key'), () => randomBytes(32).toString('base64')));
+    const logDir = join(dataDir, 'logs');
+    await mkdir(logDir, { recursive: true });
+    const receiver = await startDemoReceiver({
+      port: Number(env['SLUICE_DEMO_RECEIVER_PORT'] ?? 4300),
+      secret: await localSecret(join(dataDir, 'demo-webhook-secret'), generateSigningSecret),
+      logFile: join(logDir, 'demo-receiver.log'),
+    });
+    stopReceiver = () => receiver.close();
     const seed = await seedDemo({
       databaseUrl,
-      redis,
-      prefix,
       apiKeyFile: join(dataDir, 'demo-api-key'),
-    }).finally(() => redis.quit());
-    log.info(
-      `demo seeded: tenant "${seed.tenantSlug}" (policies v${seed.version} in Redis), plans ${seed.planSlugs.join(', ')}`,
-    );
+      webhook: {
+        url: receiver.url,
+        secretsKey: Buffer.from(secretsKey, 'base64'),
+        secretFile: join(dataDir, 'demo-webhook-secret'),
+      },
+    });
+    log.info(`demo seeded: tenant "${seed.tenantSlug}", plans ${seed.planSlugs.join(', ')}`);
 
     const operator = await seedDemoOperator({
       env,
@@ -119,13 +137,36 @@ async function start(args: string[]): Promise<number> {
       REDIS_URL: services.redis.url,
       // npm start serves plain http on loopback: a Secure cookie would never be sent back
       CONTROL_PLANE_COOKIE_SECURE: env['CONTROL_PLANE_COOKIE_SECURE'] ?? 'false',
+      SLUICE_SECRETS_KEY: secretsKey,
+      // the demo receiver is on loopback, which the SSRF guard refuses unless allowed
+      SLUICE_WEBHOOK_ALLOWED_CIDRS: env['SLUICE_WEBHOOK_ALLOWED_CIDRS'] ?? '127.0.0.1/32',
     };
-    const logDir = join(dataDir, 'logs');
     const ports = portsFrom(env);
     const group = await startApps({ env: appEnv, ports, logDir });
+    const redis = new Redis(services.redis.url, { maxRetriesPerRequest: 1 });
+    try {
+      // the control plane publishes the seeded tenant and key; the curl below needs both
+      await waitFor(
+        'the control plane to publish the demo tenant to Redis',
+        async () =>
+          (await readTenant(redis, prefix, seed.tenantId)) !== undefined &&
+          (await readApiKey(redis, prefix, seed.keyHash)) !== undefined,
+        30_000,
+        200,
+      );
+    } catch (error) {
+      await group.stop();
+      throw error;
+    } finally {
+      redis.disconnect();
+    }
     log.info('Sluice is running:');
     for (const app of group.apps) log.info(`  ${app.name.padEnd(14)} ${app.url}  (pid ${app.pid})`);
+    log.info(`demo tenant: ${seed.tenantSlug} (id ${seed.tenantId})`);
     log.info(`demo API key: ${seed.apiKey}`);
+    log.info(
+      `demo webhook endpoint "${DEMO_WEBHOOK_ENDPOINT}" → ${receiver.url} (deliveries in ${join(logDir, 'demo-receiver.log')})`,
+    );
     log.info(`demo operator: ${operator.email} / ${operator.password}`);
     log.info('try it (the "api" policy allows a burst of 5, then 1 per second):');
     log.info(
@@ -149,6 +190,7 @@ async function start(args: string[]): Promise<number> {
     await group.stop();
     return typeof outcome === 'string' ? 0 : 1;
   } finally {
+    await stopReceiver();
     await services.stop();
   }
 }

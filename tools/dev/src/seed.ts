@@ -2,37 +2,41 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createPrismaClient, newId, type Prisma } from '@sluice/db';
+import { createPrismaClient, newId, type Prisma, type PrismaClient } from '@sluice/db';
+import { encryptSecret, generateSigningSecret } from '@sluice/webhooks';
 import {
   compileTenant,
   generateApiKeySecret,
   hashApiKey,
-  publishTenant,
-  putApiKey,
   type PolicyInput,
   type RuleInput,
 } from '@sluice/policy';
-import type { Redis } from 'ioredis';
 import { repoRoot } from './paths';
 
 /** What the demo seed guarantees exists; printed by `npm start`. */
 export interface DemoSeed {
+  tenantId: string;
   tenantSlug: string;
+  /** The demo key's SHA-256, under which the control plane publishes its record. */
+  keyHash: string;
   planSlugs: string[];
   /** The demo service key (`Authorization: Bearer …`), kept in `.data/demo-api-key`. */
   apiKey: string;
-  /** The version of the demo tenant's compiled policies now in Redis. */
-  version: number;
 }
 
 const DAILY = 86_400_000;
 const MINUTE = 60_000;
 
-/** A plan's policy template as the seed stores it (PostgreSQL) and publishes it (Redis). */
+/** Per parameter, the range tenants on the plan may set it within. */
+type Bounds = Record<string, { min?: number; max?: number }>;
+
+/** A plan's policy template as the seed stores it (the control plane publishes it). */
 interface SeedPolicy {
   name: string;
   description: string;
   rules: RuleInput[];
+  /** Rule name → what tenants may change. */
+  tenantBounds?: Record<string, Bounds>;
   /** How long a reservation waits for its settle; absent: no reservations. */
   reservationTtlMs?: number;
 }
@@ -51,6 +55,7 @@ const llmTokens = (tokensPerMinute: number, inFlight: number): SeedPolicy => ({
     { name: 'in-flight', algorithm: 'concurrency', limit: inFlight, leaseTtlMs: MINUTE },
   ],
   reservationTtlMs: 10 * MINUTE,
+  tenantBounds: { tokens: { capacity: { min: 1, max: tokensPerMinute } } },
 });
 
 const PLANS: { slug: string; name: string; description: string; policies: SeedPolicy[] }[] = [
@@ -67,6 +72,7 @@ const PLANS: { slug: string; name: string; description: string; policies: SeedPo
           { name: 'burst', algorithm: 'token_bucket', capacity: 5, refillPerSecond: 1 },
           { name: 'daily', algorithm: 'fixed_window', limit: 1000, windowMs: DAILY },
         ],
+        tenantBounds: { burst: { capacity: { min: 1, max: 50 } } },
       },
       llmTokens(20_000, 2),
     ],
@@ -83,6 +89,7 @@ const PLANS: { slug: string; name: string; description: string; policies: SeedPo
           { name: 'burst', algorithm: 'token_bucket', capacity: 50, refillPerSecond: 20 },
           { name: 'daily', algorithm: 'fixed_window', limit: 100_000, windowMs: DAILY },
         ],
+        tenantBounds: { burst: { capacity: { min: 1, max: 500 }, refillPerSecond: { max: 100 } } },
       },
       llmTokens(200_000, 10),
     ],
@@ -93,16 +100,15 @@ const DEMO_TENANT = { slug: 'demo', name: 'Demo Inc.', plan: 'free' };
 const DEMO_KEY = { name: 'demo service key', policies: ['api', 'llm-tokens'] };
 
 /**
- * Idempotent: plans, the demo tenant and its key are upserted in PostgreSQL, the tenant's
- * compiled policies are published to Redis as a new version, and the demo key's record is put
- * there too. Until the control plane publishes from PostgreSQL itself, this is what feeds the
- * data plane.
+ * Idempotent: plans, the demo tenant and its key are upserted in PostgreSQL, and an outbox row
+ * asks the control plane to publish the tenant (its policies and keys) to Redis, as after any
+ * change. The templates are validated with the policy lib first, so a bad seed fails here.
  */
 export async function seedDemo(options: {
   databaseUrl: string;
-  redis: Redis;
-  prefix: string;
   apiKeyFile: string;
+  /** The demo tenant's webhook endpoint: `npm start`'s own receiver. */
+  webhook?: DemoWebhook;
 }): Promise<DemoSeed> {
   const prisma = createPrismaClient(options.databaseUrl, { maxConnections: 2 });
   try {
@@ -132,7 +138,9 @@ export async function seedDemo(options: {
               planId: row.id,
               reservationTtlMs: template.reservationTtlMs ?? null,
               rules: {
-                create: template.rules.map((rule, position) => toRuleRow(rule, position)),
+                create: template.rules.map((rule, position) =>
+                  toRuleRow(rule, position, template.tenantBounds?.[rule.name]),
+                ),
               },
             },
           }));
@@ -162,7 +170,7 @@ export async function seedDemo(options: {
 
     const apiKey = await localSecret(options.apiKeyFile, generateApiKeySecret);
     const hash = hashApiKey(apiKey);
-    const keyRow = await prisma.apiKey.upsert({
+    await prisma.apiKey.upsert({
       where: { hash },
       create: {
         id: newId('apiKey'),
@@ -177,28 +185,21 @@ export async function seedDemo(options: {
       update: { policyNames: DEMO_KEY.policies },
     });
 
-    const policies = planPolicies.get(DEMO_TENANT.plan) ?? [];
-    const published = await publishTenant(
-      options.redis,
-      options.prefix,
-      compileTenant({
-        tenantId: tenant.id,
-        slug: tenant.slug,
-        status: tenant.status,
-        policies,
-      }),
-    );
-    await putApiKey(options.redis, options.prefix, hash, {
-      id: keyRow.id,
+    if (options.webhook) await seedDemoWebhook(prisma, tenant.id, options.webhook);
+    // throws PolicyValidationError naming the field if a template is wrong
+    compileTenant({
       tenantId: tenant.id,
-      policies: DEMO_KEY.policies,
-      scopes: ['check'],
+      slug: tenant.slug,
+      status: tenant.status,
+      policies: planPolicies.get(DEMO_TENANT.plan) ?? [],
     });
+    await prisma.outboxEvent.create({ data: { tenantId: tenant.id, kind: 'tenant' } });
     return {
+      tenantId: tenant.id,
       tenantSlug: tenant.slug,
+      keyHash: hash,
       planSlugs: PLANS.map((p) => p.slug),
       apiKey,
-      version: published.version,
     };
   } finally {
     await prisma.$disconnect();
@@ -206,15 +207,67 @@ export async function seedDemo(options: {
 }
 
 /** PostgreSQL keeps a rule's parameters as JSON beside its name and algorithm. */
-function toRuleRow(rule: RuleInput, position: number): Prisma.RuleCreateWithoutPolicyInput {
+function toRuleRow(
+  rule: RuleInput,
+  position: number,
+  tenantBounds: Bounds | undefined,
+): Prisma.RuleCreateWithoutPolicyInput {
   const { name, algorithm, ...params } = rule;
   // Rule parameters are plain JSON (numbers and a calendar object); the interfaces lack the index
   // signature Prisma's JSON input type asks for.
-  return { id: newId('rule'), position, name, algorithm, params: params as Prisma.InputJsonObject };
+  return {
+    id: newId('rule'),
+    position,
+    name,
+    algorithm,
+    params: params as Prisma.InputJsonObject,
+    ...(tenantBounds && { tenantBounds: tenantBounds as Prisma.InputJsonObject }),
+  };
+}
+
+export interface DemoWebhook {
+  url: string;
+  /** `SLUICE_SECRETS_KEY`, which encrypts the signing secret at rest. */
+  secretsKey: Buffer;
+  /** Where the signing secret is kept for the receiver (0600). */
+  secretFile: string;
+}
+
+export const DEMO_WEBHOOK_ENDPOINT = 'demo-receiver';
+
+/**
+ * The demo tenant's endpoint `demo-receiver` at `npm start`'s receiver, 2 deliveries a second, a
+ * queue of 100. Its URL and secret are written on every start (the receiver's port may change).
+ */
+async function seedDemoWebhook(
+  prisma: PrismaClient,
+  tenantId: string,
+  webhook: DemoWebhook,
+): Promise<void> {
+  const secret = await localSecret(webhook.secretFile, generateSigningSecret);
+  const existing = await prisma.webhookEndpoint.findUnique({
+    where: { tenantId_name: { tenantId, name: DEMO_WEBHOOK_ENDPOINT } },
+    select: { id: true },
+  });
+  const id = existing?.id ?? newId('webhookEndpoint');
+  const secretCiphertext = encryptSecret(webhook.secretsKey, secret, { tenantId, endpointId: id });
+  await prisma.webhookEndpoint.upsert({
+    where: { id },
+    create: {
+      id,
+      tenantId,
+      name: DEMO_WEBHOOK_ENDPOINT,
+      url: webhook.url,
+      secretCiphertext,
+      leakRatePerSec: 2,
+      queueCapacity: 100,
+    },
+    update: { url: webhook.url, secretCiphertext },
+  });
 }
 
 /** A secret that survives restarts in a local file (0600, under the git-ignored .data/). */
-async function localSecret(file: string, generate: () => string): Promise<string> {
+export async function localSecret(file: string, generate: () => string): Promise<string> {
   try {
     const stored = (await readFile(file, 'utf8')).trim();
     if (stored) return stored;

@@ -30,7 +30,13 @@ describe('npm start', () => {
     db = await createTestDatabase();
     redis = createTestRedis('start');
     dataDir = await mkdtemp(join(tmpdir(), 'sluice-start-'));
-    for (const name of ['CONTROL_PLANE_PORT', 'DATA_PLANE_PORT', 'WORKER_PORT', 'DASHBOARD_PORT']) {
+    for (const name of [
+      'CONTROL_PLANE_PORT',
+      'DATA_PLANE_PORT',
+      'WORKER_PORT',
+      'DASHBOARD_PORT',
+      'SLUICE_DEMO_RECEIVER_PORT',
+    ]) {
       ports[name] = await freePort();
     }
     child = spawn(
@@ -217,6 +223,68 @@ describe('npm start', () => {
     };
     expect(body.data?.login.user.email).toBe('operator@demo.sluice.local');
     expect(body.data?.login.token).toEqual(expect.any(String));
+  });
+
+  it("changes a limit with the README's GraphQL mutation; /v1/check feels it within 2 s", async () => {
+    const password = (await readFile(join(dataDir, 'demo-operator-password'), 'utf8')).trim();
+    const graphql = async (query: string, variables: object, token?: string) => {
+      const response = await fetch(`http://127.0.0.1:${ports['CONTROL_PLANE_PORT']}/graphql`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token && { authorization: `Bearer ${token}` }),
+        },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
+    };
+    const login = await graphql('mutation ($i: LoginInput!) { login(input: $i) { token } }', {
+      i: { email: 'operator@demo.sluice.local', password, transport: 'BEARER' },
+    });
+    const token = (login.data?.['login'] as { token: string }).token;
+    const tenantId = /demo tenant: demo \(id (\S+)\)/.exec(output)?.[1];
+    expect(tenantId).toBeDefined();
+    const changed = await graphql(
+      'mutation ($t: ID!) { changePlanPolicy(input: { tenantId: $t, policy: "api", rules: [{ name: "burst", capacity: 10 }] }) { version } }',
+      { t: tenantId },
+      token,
+    );
+    expect(changed.errors).toBeUndefined();
+    const changedAt = Date.now();
+    const apiKey = (await readFile(join(dataDir, 'demo-api-key'), 'utf8')).trim();
+    let limit: number | undefined;
+    while (limit !== 10 && Date.now() - changedAt < 2000) {
+      const response = await fetch(`http://127.0.0.1:${ports['DATA_PLANE_PORT']}/v1/check`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ policy: 'api', identifier: 'user-2', cost: 0 }),
+      });
+      const body = (await response.json()) as { rules: { name: string; limit: number }[] };
+      limit = body.rules.find((rule) => rule.name === 'burst')?.limit;
+    }
+    expect(limit).toBe(10);
+  });
+
+  it("delivers an event to the demo endpoint's receiver, signed, through the dispatcher", async () => {
+    const apiKey = (await readFile(join(dataDir, 'demo-api-key'), 'utf8')).trim();
+    const response = await fetch(`http://127.0.0.1:${ports['DATA_PLANE_PORT']}/v1/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ endpoint: 'demo-receiver', type: 'demo.ping', payload: { n: 1 } }),
+    });
+    expect(response.status).toBe(202);
+    const { eventId } = (await response.json()) as { eventId: string };
+    const logFile = join(dataDir, 'logs/demo-receiver.log');
+    await waitFor(
+      `event ${eventId} at the demo receiver`,
+      async () => (await readFile(logFile, 'utf8').catch(() => '')).includes(eventId),
+      20_000,
+      200,
+    );
+    const line = (await readFile(logFile, 'utf8'))
+      .split('\n')
+      .find((entry) => entry.includes(eventId));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({ eventId, signature: 'valid' });
   });
 
   it('stops every app on SIGINT and exits 0', async () => {

@@ -1,6 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { AccessService } from './access.service';
+import { TenantAccessService } from './tenant-access.service';
 
 @Global()
-@Module({ providers: [AccessService], exports: [AccessService] })
+@Module({
+  providers: [AccessService, TenantAccessService],
+  exports: [AccessService, TenantAccessService],
+})
 export class AccessModule {}

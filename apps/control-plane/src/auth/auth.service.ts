@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { PrismaClient } from '@sluice/db';
+import type { Prisma, PrismaClient } from '@sluice/db';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { type AuditActor, AuditService } from '../audit/audit.service';
@@ -10,11 +10,11 @@ import type { RequestMeta } from '../graphql/graphql-context';
 import { parseInput } from '../graphql/input';
 import type { Authentication, AuthUser } from './auth-user';
 import { emailSchema } from './email';
-import { LoginThrottleService } from './login-throttle.service';
+import { LoginThrottleService, throttledError } from './login-throttle.service';
 import { type LoginInput, type LoginPayload, SessionTransport } from './models/login.model';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from './passwords';
 import { clearSessionCookies, setSessionCookies } from './session-cookies';
-import { SessionService } from './session.service';
+import { type NewSession, SessionService } from './session.service';
 
 /** The one answer to every wrong credential, so it never tells whether an account exists. */
 const INVALID_CREDENTIALS = 'Invalid email or password.';
@@ -27,14 +27,6 @@ const loginSchema = z.object({
     .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
   transport: z.enum(SessionTransport),
 });
-
-function throttled(retryAfterMs: number): AppError {
-  const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
-  return AppError.tooManyRequests(
-    `Too many login attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
-    Math.ceil(retryAfterMs / 1000),
-  );
-}
 
 @Injectable()
 export class AuthService {
@@ -58,15 +50,11 @@ export class AuthService {
     reply: FastifyReply | undefined,
   ): Promise<LoginPayload> {
     const { email, password, transport } = parseInput(loginSchema, input, 'input');
-    if (transport === SessionTransport.COOKIE && !reply) {
-      throw AppError.badUserInput([
-        { field: 'input.transport', message: 'COOKIE needs an HTTP request; use BEARER here' },
-      ]);
-    }
+    this.checkTransport(transport, reply);
     const verdict = await this.throttle.attempt(email, meta.ip ?? 'unknown');
     if (!verdict.allowed) {
       this.logger.warn(`login throttled (ip ${meta.ip ?? 'unknown'})`);
-      throw throttled(verdict.retryAfterMs);
+      throw throttledError('login attempts', verdict.retryAfterMs);
     }
 
     const user = await this.prisma.user.findUnique({
@@ -92,23 +80,9 @@ export class AuthService {
     }
 
     await this.throttle.forgetAccount(email);
-    const { session, token, csrfToken } = await this.prisma.$transaction(async (tx) => {
-      const created = await this.sessions.create(tx, user.id, meta);
-      await this.audit.record(tx, actor, {
-        action: 'auth.login',
-        entityType: 'Session',
-        entityId: created.session.id,
-        after: { transport, expiresAt: created.session.expiresAt.toISOString() },
-      });
-      return created;
-    });
-    if (transport === SessionTransport.COOKIE && reply) {
-      setSessionCookies(
-        reply,
-        { token, csrfToken, expiresAt: session.expiresAt },
-        this.env.CONTROL_PLANE_COOKIE_SECURE,
-      );
-    }
+    const created = await this.prisma.$transaction((tx) =>
+      this.startSession(tx, actor, user.id, transport, meta),
+    );
     const authUser: AuthUser = {
       id: user.id,
       email: user.email,
@@ -116,8 +90,52 @@ export class AuthService {
       createdAt: user.createdAt,
       memberships: user.memberships,
     };
+    return this.deliverSession(authUser, created, transport, reply);
+  }
+
+  /** BAD_USER_INPUT (`input.transport`) for COOKIE where there is no HTTP reply to set it on. */
+  checkTransport(transport: SessionTransport, reply: FastifyReply | undefined): void {
+    if (transport === SessionTransport.COOKIE && !reply) {
+      throw AppError.badUserInput([
+        { field: 'input.transport', message: 'COOKIE needs an HTTP request; use BEARER here' },
+      ]);
+    }
+  }
+
+  /** Creates a session for `userId` and audits it (`auth.login`) in the caller's transaction. */
+  async startSession(
+    tx: Prisma.TransactionClient,
+    actor: AuditActor,
+    userId: string,
+    transport: SessionTransport,
+    meta: RequestMeta,
+  ): Promise<NewSession> {
+    const created = await this.sessions.create(tx, userId, meta);
+    await this.audit.record(tx, actor, {
+      action: 'auth.login',
+      entityType: 'Session',
+      entityId: created.session.id,
+      after: { transport, expiresAt: created.session.expiresAt.toISOString() },
+    });
+    return created;
+  }
+
+  /** After the session's transaction committed: its cookies (COOKIE) or its token (BEARER). */
+  deliverSession(
+    user: AuthUser,
+    { session, token, csrfToken }: NewSession,
+    transport: SessionTransport,
+    reply: FastifyReply | undefined,
+  ): LoginPayload {
+    if (transport === SessionTransport.COOKIE && reply) {
+      setSessionCookies(
+        reply,
+        { token, csrfToken, expiresAt: session.expiresAt },
+        this.env.CONTROL_PLANE_COOKIE_SECURE,
+      );
+    }
     return {
-      user: authUser,
+      user,
       expiresAt: session.expiresAt,
       csrfToken: transport === SessionTransport.COOKIE ? csrfToken : null,
       token: transport === SessionTransport.BEARER ? token : null,

@@ -90,6 +90,18 @@ export class SessionService {
     };
   }
 
+  /**
+   * Ends every live session of `userId` but `keep` (the caller's own, on a password change)
+   * inside the caller's transaction; returns how many it ended.
+   */
+  async revokeAllOf(tx: Prisma.TransactionClient, userId: string, keep?: string): Promise<number> {
+    const { count } = await tx.session.updateMany({
+      where: { userId, revokedAt: null, ...(keep === undefined ? {} : { id: { not: keep } }) },
+      data: { revokedAt: new Date() },
+    });
+    return count;
+  }
+
   /** Ends a session inside the caller's transaction; an already revoked one stays as it was. */
   async revoke(tx: Prisma.TransactionClient, sessionId: string): Promise<void> {
     await tx.session.updateMany({

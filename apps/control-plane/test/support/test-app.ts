@@ -211,3 +211,25 @@ export async function loginWithBearer(app: TestApp, user: TestUser): Promise<str
   if (!token) throw new Error(`login failed: ${JSON.stringify(response.body)}`);
   return token;
 }
+
+export interface TestTenant {
+  id: string;
+  slug: string;
+  name: string;
+  planId: string;
+}
+
+/** A tenant on a plan of its own, written with Prisma (the tenant API is tested apart). */
+export async function createTenant(
+  prisma: PrismaClient,
+  options: { name?: string } = {},
+): Promise<TestTenant> {
+  const id = newId('tenant');
+  const slug = id.replace('_', '-');
+  const name = options.name ?? `Tenant ${slug}`;
+  const plan = await prisma.plan.create({
+    data: { id: newId('plan'), slug: `plan-${slug}`, name: `Plan of ${name}` },
+  });
+  await prisma.tenant.create({ data: { id, slug, name, planId: plan.id } });
+  return { id, slug, name, planId: plan.id };
+}

@@ -7,6 +7,12 @@ import { checkRequestSchema, MAX_IDENTIFIER_BYTES } from '../check/check.schema'
 import { MAX_BODY_BYTES } from '../http/body';
 import { RELEASE_PATH, SETTLE_PATH } from '../reservations/reservations.controller';
 import { releaseRequestSchema, settleRequestSchema } from '../reservations/reservations.schema';
+import { WEBHOOKS_PATH } from '../webhooks/webhooks.controller';
+import {
+  WEBHOOK_BODY_LIMIT,
+  webhookAcceptedSchema,
+  webhookRequestSchema,
+} from '../webhooks/webhooks.schema';
 import {
   checkResultSchema,
   invalidRequestProblemSchema,
@@ -38,6 +44,8 @@ function componentSchemas(): Record<string, Json> {
     SettledRuleResult: settledRuleResultSchema,
     ReleaseRequest: releaseRequestSchema,
     ReleaseResult: releaseResultSchema,
+    WebhookRequest: webhookRequestSchema,
+    WebhookAccepted: webhookAcceptedSchema,
     Problem: problemSchema,
     InvalidRequestProblem: invalidRequestProblemSchema,
     RateLimitedProblem: rateLimitedProblemSchema,
@@ -253,6 +261,54 @@ export function openApiDocument(info: ServiceInfo): Json {
             ...FOLLOW_UP_PROBLEMS,
             '404': problem(
               '`lease-not-found`: not a lease id, another tenant’s, or of a policy that is gone.',
+            ),
+          },
+        },
+      },
+      [WEBHOOKS_PATH]: {
+        post: {
+          operationId: 'sendWebhook',
+          summary:
+            'Enqueue an event for one of the tenant’s webhook endpoints: it joins the endpoint’s FIFO (a leaky bucket) and is delivered at the endpoint’s constant rate, signed, with retries.',
+          requestBody: {
+            required: true,
+            description: `JSON of at most ${WEBHOOK_BODY_LIMIT} bytes; unknown fields are refused.`,
+            content: { 'application/json': { schema: ref('WebhookRequest') } },
+          },
+          responses: {
+            '202': json(
+              ref('WebhookAccepted'),
+              'Admitted: the event will leave the FIFO at `departureAt`.',
+              {
+                'Idempotent-Replayed': header(
+                  '`true` when this answers an earlier request with the same `idempotencyKey` (nothing was enqueued).',
+                ),
+              },
+            ),
+            '400': INVALID,
+            '401': AUTH_PROBLEMS['401'],
+            '403': problem('The key lacks the check scope.'),
+            '404': problem(
+              '`webhook-endpoint-not-found`: no endpoint of that id or name in the key’s tenant (another tenant’s endpoints are never seen).',
+            ),
+            '409': problem(
+              '`webhook-endpoint-disabled`, or `idempotency-key-conflict` (the key is in use by a running request, or was used for another event).',
+            ),
+            '413': problem(`The body is larger than ${WEBHOOK_BODY_LIMIT} bytes.`),
+            '415': problem('The body is not `application/json`.'),
+            '429': problem(
+              '`webhook-queue-full`: the endpoint’s FIFO holds its capacity; `retry-after-ms` and `Retry-After` say when one event’s room has leaked out.',
+              'Problem',
+              {
+                'Retry-After': header('Seconds (rounded up) until there is room.', {
+                  type: 'integer',
+                }),
+              },
+            ),
+            '503': problem(
+              '`temporary-reduced-capacity`: the key or the queue could not be reached in Redis (safe to repeat with an idempotency key).',
+              'Problem',
+              { 'Retry-After': header('Seconds before trying again.', { type: 'integer' }) },
             ),
           },
         },

@@ -180,6 +180,14 @@ export const PROBLEM_TYPES = {
     '404 (release): not a lease id, another tenant’s, or of a policy that is gone. A lease released before or expired is no error (`released: false`).',
   [`${PROBLEM_BASE}reservations-disabled`]:
     '409 (settle): the reservation’s policy does not take reservations (any more).',
+  [`${PROBLEM_BASE}webhook-endpoint-not-found`]:
+    '404 (webhooks): the key’s tenant has no webhook endpoint of that id or name.',
+  [`${PROBLEM_BASE}webhook-endpoint-disabled`]:
+    '409 (webhooks): the endpoint is disabled and takes no events.',
+  [`${PROBLEM_BASE}idempotency-key-conflict`]:
+    '409 (webhooks): the idempotency key is in use by a running request, or was used for another event.',
+  [`${PROBLEM_BASE}webhook-queue-full`]:
+    '429 (webhooks): the endpoint’s FIFO is full; `Retry-After` says when there is room.',
   'about:blank':
     'The status says it all: 404 unknown route, 413 body too large, 415 not JSON, 500 unexpected error, 503 not ready.',
 } as const;

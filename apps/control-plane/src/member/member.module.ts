@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { MailModule } from '../mail/mail.module';
+import { InvitationResolver } from './invitation.resolver';
+import { InvitationService } from './invitation.service';
+import { MemberResolver } from './member.resolver';
+import { MemberService } from './member.service';
+
+@Module({
+  imports: [AuthModule, MailModule],
+  providers: [MemberService, MemberResolver, InvitationService, InvitationResolver],
+})
+export class MemberModule {}

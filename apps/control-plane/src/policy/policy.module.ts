@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { PolicyResolver } from './policy.resolver';
+import { PolicyService } from './policy.service';
+
+@Module({ providers: [PolicyService, PolicyResolver] })
+export class PolicyModule {}

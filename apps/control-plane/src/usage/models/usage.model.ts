@@ -1,0 +1,195 @@
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { PageInfo } from '../../graphql/pagination';
+
+export enum UsageResolution {
+  SECOND = 'SECOND',
+  MINUTE = 'MINUTE',
+}
+
+registerEnumType(UsageResolution, {
+  name: 'UsageResolution',
+  description:
+    "SECOND: one point per second, from the data plane's counters in Redis (kept 15 minutes). MINUTE: one point per minute, from the worker's roll-ups (kept 90 days by default), recent minutes not rolled up yet summed from the seconds.",
+});
+
+/** The decision log's outcomes; values are the stored ones. */
+export enum DecisionOutcome {
+  ALLOWED = 'allowed',
+  DENIED = 'denied',
+}
+
+registerEnumType(DecisionOutcome, { name: 'DecisionOutcome' });
+
+export enum PolicyChangeKind {
+  PUBLISHED = 'PUBLISHED',
+  DELETED = 'DELETED',
+}
+
+registerEnumType(PolicyChangeKind, {
+  name: 'PolicyChangeKind',
+  description:
+    "PUBLISHED: a new version of the tenant's policies reached the data planes. DELETED: the tenant's policies were removed from them.",
+});
+
+// Counts are Float: GraphQL's Int has 32 bits, counts and costs over long ranges may not.
+const COUNT = 'An integer (a Float, as it may exceed 32 bits).';
+
+@ObjectType()
+export class UsageReasonCount {
+  @Field({ description: "The engine's reason code, e.g. `rule` or `suspended`." })
+  reason!: string;
+
+  @Field(() => Float, { description: COUNT })
+  count!: number;
+}
+
+@ObjectType({ description: 'Counts over a span: a second, a minute, a range.' })
+export class UsageTotals {
+  @Field(() => Float, { description: `Allowed decisions. ${COUNT}` })
+  allowed!: number;
+
+  @Field(() => Float, { description: `Denied decisions, every reason. ${COUNT}` })
+  denied!: number;
+
+  @Field(() => [UsageReasonCount], { description: 'Denials by reason, by reason code.' })
+  deniedByReason!: UsageReasonCount[];
+
+  @Field(() => Float, {
+    description: `Allowed only because the policy is in shadow mode (enforced, they would have been denied). ${COUNT}`,
+  })
+  shadowDenied!: number;
+
+  @Field(() => Float, {
+    description: `Decisions the policy's candidate rules would have denied. ${COUNT}`,
+  })
+  candidateDenied!: number;
+
+  @Field(() => Float, {
+    description: `Cost of the allowed decisions, settled reservations at their actual cost (a span's sum may be negative). ${COUNT}`,
+  })
+  cost!: number;
+}
+
+@ObjectType()
+export class UsagePoint extends UsageTotals {
+  @Field({ description: "The bucket's start (a whole second or minute)." })
+  at!: Date;
+}
+
+@ObjectType()
+export class UsageSeries {
+  @Field(() => UsageResolution)
+  resolution!: UsageResolution;
+
+  @Field({ description: 'Start of the first bucket (`from` rounded down to the resolution).' })
+  from!: Date;
+
+  @Field({
+    description:
+      'End of the last bucket asked for (`to` rounded up); points stop at the current bucket.',
+  })
+  to!: Date;
+
+  @Field(() => [UsagePoint], {
+    description:
+      'One point per bucket from `from`, oldest first, zeros where nothing was recorded (or is kept no more).',
+  })
+  points!: UsagePoint[];
+}
+
+@ObjectType()
+export class PolicyUsageTotals extends UsageTotals {
+  @Field({ description: 'Policy name.' })
+  policy!: string;
+}
+
+@ObjectType()
+export class DeniedIdentifier {
+  @Field({ description: 'The identifier the checks named (a user, an IP, ...).' })
+  identifier!: string;
+
+  @Field(() => Float, {
+    description: `Its denials in the range (exact while it stayed among the minute's 100 most denied). ${COUNT}`,
+  })
+  denied!: number;
+}
+
+@ObjectType()
+export class DecisionLogEntry {
+  @Field(() => ID, { description: 'The log entry id (Redis stream id).' })
+  id!: string;
+
+  @Field({ description: 'When the decision was made.' })
+  at!: Date;
+
+  @Field()
+  identifier!: string;
+
+  @Field(() => DecisionOutcome)
+  outcome!: DecisionOutcome;
+
+  @Field({ description: "The engine's reason code." })
+  reason!: string;
+
+  @Field(() => String, { nullable: true, description: 'The rule that denied.' })
+  deniedBy!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The override that applied.' })
+  overrideId!: string | null;
+
+  @Field(() => Float, { description: `The cost asked for. ${COUNT}` })
+  cost!: number;
+}
+
+@ObjectType({
+  description:
+    'Newest first. `pageInfo.endCursor` is the last entry read, which a filter may have left out: pass it as `after` to continue.',
+})
+export class DecisionLogPage {
+  @Field(() => [DecisionLogEntry])
+  entries!: DecisionLogEntry[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+}
+
+@ObjectType()
+export class PolicyUsageSnapshot {
+  @Field({ description: 'Policy name.' })
+  policy!: string;
+
+  @Field(() => [UsagePoint], {
+    description: 'The last seconds up to now, oldest first (the current one still counting).',
+  })
+  seconds!: UsagePoint[];
+
+  @Field(() => UsageTotals, { description: 'The sum of the last 60 seconds.' })
+  lastMinute!: UsageTotals;
+}
+
+@ObjectType({ description: "A snapshot of a tenant's live usage." })
+export class UsageUpdate {
+  @Field(() => ID)
+  tenantId!: string;
+
+  @Field({ description: 'When the snapshot was taken.' })
+  at!: Date;
+
+  @Field(() => [PolicyUsageSnapshot], { description: 'One per policy, by name.' })
+  policies!: PolicyUsageSnapshot[];
+}
+
+@ObjectType()
+export class PolicyChangeEvent {
+  @Field(() => ID)
+  tenantId!: string;
+
+  @Field(() => PolicyChangeKind)
+  kind!: PolicyChangeKind;
+
+  @Field(() => Int, { nullable: true, description: 'The version published (PUBLISHED only).' })
+  version!: number | null;
+
+  @Field({ description: 'When the control plane received the change.' })
+  receivedAt!: Date;
+}
