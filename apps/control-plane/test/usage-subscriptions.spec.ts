@@ -125,7 +125,7 @@ async function publishUntilSeen(
 }
 
 beforeAll(async () => {
-  app = await startTestApp({ CONTROL_PLANE_RECONCILE_INTERVAL_MS: '3600000' });
+  app = await startTestApp();
   tenantA = await createTenant(app.prisma);
   tenantB = await createTenant(app.prisma);
   viewerA = await tokenFor(app, 'tenant_viewer', tenantA);

@@ -168,7 +168,7 @@ let viewerB: string;
 
 beforeAll(async () => {
   // the reconciler would publish these directly created tenants' (empty) policies over ours
-  app = await startTestApp({ CONTROL_PLANE_RECONCILE_INTERVAL_MS: '3600000' });
+  app = await startTestApp();
   tenantA = await createTenant(app.prisma);
   tenantB = await createTenant(app.prisma);
   operator = await tokenFor(app, 'operator');

@@ -23,6 +23,8 @@ export interface CommitOptions {
   reason?: VersionReason;
   rolledBackFrom?: number;
   actorId?: string | null;
+  /** Queue the publish (default); the relay, publishing already, makes a first version without. */
+  enqueue?: boolean;
   /**
    * Turns the policy lib's complaints into the caller's field issues (e.g. a rule's capacity into
    * `input.rules.0.capacity`); unmapped ones are reported at `input`.
@@ -96,7 +98,7 @@ export class PolicyVersionsService {
         createdById: options.actorId ?? null,
       },
     );
-    await this.outbox.enqueue(tx, state.tenant.id, 'tenant');
+    if (options.enqueue !== false) await this.outbox.enqueue(tx, state.tenant.id, 'tenant');
     return { version, created: true };
   }
 

@@ -74,7 +74,9 @@ export class RedisPublisher {
     let latest = await this.latestVersion(tenantId);
     if (!latest) {
       // a tenant written without the API (a seed, a restore): its first version is made here
-      await this.prisma.$transaction((tx) => this.versions.commit(tx, tenantId));
+      await this.prisma.$transaction((tx) =>
+        this.versions.commit(tx, tenantId, { enqueue: false }),
+      );
       latest = await this.latestVersion(tenantId);
       if (!latest) throw new Error(`tenant ${tenantId} has no version to publish`);
     }

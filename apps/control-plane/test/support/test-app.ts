@@ -51,7 +51,8 @@ export interface TestApp {
 
 /**
  * The real app on port 0 over its own database (cloned from the migrated template) and its own
- * Redis key prefix; `env` overrides the defaults (cookies without Secure, logs off).
+ * Redis key prefix; `env` overrides the defaults (cookies without Secure, logs off, the
+ * reconciler's interval an hour).
  */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
@@ -63,6 +64,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       SLUICE_KEY_PREFIX: redis.prefix,
       LOG_LEVEL: 'silent',
       CONTROL_PLANE_COOKIE_SECURE: 'false',
+      // the reconciler queues a publish for any tenant a test wrote without the API, at a moment
+      // no test controls: only a test about the reconciler sets a short interval
+      CONTROL_PLANE_RECONCILE_INTERVAL_MS: '3600000',
       ...env,
     }),
   );
