@@ -15,7 +15,12 @@ local function token_bucket_parse(argv, i)
   return params, i + 2
 end
 
--- The level now (refilled) and the time it is taken at.
+-- The level at `at` from the stored level `tokens` taken at `ts` (refilled up to the capacity).
+local function token_bucket_level_at(p, tokens, ts, at)
+  return math.min(p.capacity, tokens + (at - ts) * p.rate / 1000000)
+end
+
+-- The level now (refilled), the time it is taken at, and the stored level and its time.
 local function token_bucket_level(keys, p, now)
   local stored = redis.call('HMGET', keys[1], 'tokens', 'ts')
   local tokens, ts = p.capacity, now
@@ -24,11 +29,27 @@ local function token_bucket_level(keys, p, now)
   end
   -- a clock behind the stored one (replay, failover) refills nothing
   local at = math.max(now, ts)
-  return math.min(p.capacity, tokens + (at - ts) * p.rate / 1000000), at
+  return token_bucket_level_at(p, tokens, ts, at), at, tokens, ts
+end
+
+-- The first whole us after `at` at which the level reaches `cost`: the closed form can land a us
+-- off either way through float error, so it is moved to where the level formula itself admits.
+local function token_bucket_wait(p, stored, ts, at, tokens, cost)
+  local function admits(us)
+    return token_bucket_level_at(p, stored, ts, at + us) >= cost
+  end
+  local wait = math.ceil((cost - tokens) / p.rate * 1000000)
+  while wait > 1 and admits(wait - 1) do
+    wait = wait - 1
+  end
+  while not admits(wait) do
+    wait = wait + 1
+  end
+  return wait
 end
 
 local function token_bucket_evaluate(keys, p, now, cost)
-  local tokens, at = token_bucket_level(keys, p, now)
+  local tokens, at, stored, ts = token_bucket_level(keys, p, now)
   local d = { allowed = false, limit = p.capacity, retry = 0, delay = 0 }
   local level = tokens
   if cost > p.capacity then
@@ -37,7 +58,7 @@ local function token_bucket_evaluate(keys, p, now, cost)
     d.allowed = true
     level = tokens - cost
   else
-    d.retry = (at - now) + (cost - tokens) / p.rate * 1000000
+    d.retry = (at - now) + token_bucket_wait(p, stored, ts, at, tokens, cost)
   end
   local full_in = (p.capacity - level) / p.rate * 1000000
   d.remaining = math.floor(level)

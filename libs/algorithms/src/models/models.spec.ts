@@ -60,6 +60,22 @@ describe('reference models', () => {
     );
   });
 
+  it('retryAfter is exact where the rate is not exact in binary (float error)', () => {
+    // 12 tokens at 49.999999999999964/s: after 2, a cost of 11 lacks one token, 20 ms away;
+    // the closed form gives 20000.000000000015 µs, which rounded up would say 21 ms
+    const rule = {
+      algorithm: 'token_bucket',
+      capacity: 12,
+      refillPerSecond: 49.999999999999964,
+    } as const;
+    const now = 1_743_285_600_000_000;
+    const first = evaluateRule(rule, undefined, now, 2);
+    const denied = evaluateRule(rule, first.commit?.state, now, 11);
+    expect(denied.decision).toMatchObject({ allowed: false, retryAfter: 20 });
+    expect(evaluateRule(rule, first.commit?.state, now + 20_000, 11).decision.allowed).toBe(true);
+    expect(evaluateRule(rule, first.commit?.state, now + 19_000, 11).decision.allowed).toBe(false);
+  });
+
   it('expiry never hands back capacity early: at the TTL the state equals no state', () => {
     fc.assert(
       drive((_state, rule, nowUs, _cost, { commit }) => {

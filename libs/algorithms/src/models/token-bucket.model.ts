@@ -9,6 +9,11 @@ export interface TokenBucketState {
   atUs: number;
 }
 
+/** The level at `atUs` from the stored one (refilled up to the capacity). */
+function levelAt(stored: number, lastUs: number, rule: TokenBucketRule, atUs: number): number {
+  return Math.min(rule.capacity, stored + ((atUs - lastUs) * rule.refillPerSecond) / 1e6);
+}
+
 /** The level now (refilled up to the capacity) and the time it is taken at. */
 function level(
   state: TokenBucketState | undefined,
@@ -18,9 +23,26 @@ function level(
   const lastUs = state?.atUs ?? nowUs;
   // never refill backwards when the clock is behind the stored time
   const atUs = Math.max(nowUs, lastUs);
-  const refilled =
-    (state?.tokens ?? rule.capacity) + ((atUs - lastUs) * rule.refillPerSecond) / 1e6;
-  return { tokens: Math.min(rule.capacity, refilled), atUs };
+  return { tokens: levelAt(state?.tokens ?? rule.capacity, lastUs, rule, atUs), atUs };
+}
+
+/**
+ * The first whole µs after `atUs` at which the level reaches `cost`. The closed form can land a
+ * µs off either way through float error (a rate such as 49.999999999999964/s), so it is moved to
+ * where the level formula itself, the one a later check runs, first admits the cost.
+ */
+function waitUs(
+  state: TokenBucketState,
+  rule: TokenBucketRule,
+  atUs: number,
+  tokens: number,
+  cost: number,
+): number {
+  const admits = (us: number) => levelAt(state.tokens, state.atUs, rule, atUs + us) >= cost;
+  let wait = Math.ceil(((cost - tokens) / rule.refillPerSecond) * 1e6);
+  while (wait > 1 && admits(wait - 1)) wait -= 1;
+  while (!admits(wait)) wait += 1;
+  return wait;
 }
 
 /** tokens = min(capacity, stored + elapsed * rate); a cost passes when tokens >= cost. */
@@ -37,7 +59,8 @@ export function tokenBucketModel(
   const fullInUs = ((capacity - left) / rate) * 1e6;
   let retryUs = 0;
   if (cost > capacity) retryUs = RETRY_NEVER;
-  else if (!allowed) retryUs = atUs - nowUs + ((cost - tokens) / rate) * 1e6;
+  // denied below the capacity: a state exists (no state is a full bucket)
+  else if (!allowed && state) retryUs = atUs - nowUs + waitUs(state, rule, atUs, tokens, cost);
   const decision = toDecision({
     allowed,
     limit: capacity,
