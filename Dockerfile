@@ -25,8 +25,10 @@ COPY libs/db/package.json libs/db/
 COPY libs/engine/package.json libs/engine/
 COPY libs/nest-kit/package.json libs/nest-kit/
 COPY libs/policy/package.json libs/policy/
+COPY libs/sdk/package.json libs/sdk/
 COPY libs/testing/package.json libs/testing/
 COPY libs/usage/package.json libs/usage/
+COPY libs/webhooks/package.json libs/webhooks/
 COPY bench/package.json bench/
 RUN npm ci
 

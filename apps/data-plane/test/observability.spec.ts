@@ -86,6 +86,9 @@ describe('usage and metrics', () => {
     expect(text).toMatch(/^sluice_usage_flushes_total [1-9]\d*$/m);
     expect(text).toMatch(/^sluice_usage_pending_entries \d+$/m);
     expect(text).toMatch(/^sluice_usage_dropped_total\{cause="over_cap"\} 0$/m);
+    // a token bucket has no quota window: nothing to alert on
+    expect(text).toMatch(/^sluice_quota_alerts_total\{stage="detected"\} 0$/m);
+    expect(text).toMatch(/^sluice_quota_alerts_waiting 0$/m);
     expect(text).toMatch(/^sluice_redis_circuit_state\{state="closed"\} 1$/m);
     expect(text).toMatch(/^sluice_redis_errors_total\{source="engine"\} 0$/m);
     // Node's default metrics are there too

@@ -6,6 +6,7 @@ import {
   RedisModule,
   RedisReadinessCheck,
 } from '@sluice/nest-kit';
+import { AlertsModule } from './alerts/alerts.module';
 import { DatabaseModule } from './database/database.module';
 import { ENV, type Env } from './env';
 import { JobsModule } from './jobs/jobs.module';
@@ -28,6 +29,7 @@ export class AppModule {
         JobsModule,
         RollupModule,
         WebhooksModule,
+        AlertsModule,
       ],
       providers: [{ provide: ENV, useValue: env }],
       exports: [ENV],

@@ -27,6 +27,7 @@ describe('worker env', () => {
       WORKER_WEBHOOK_LOCK_MS: 30_000,
       WORKER_WEBHOOK_STALLED_INTERVAL_MS: 30_000,
       WORKER_WEBHOOK_DEAD_LETTER_DAYS: 30,
+      WORKER_ALERTS_RECLAIM_MS: 60_000,
     });
   });
 
@@ -74,6 +75,19 @@ describe('worker env', () => {
         }),
       );
     }
+  });
+
+  it('reads how long an unacknowledged threshold alert waits before another worker takes it', () => {
+    expect(
+      parseEnv(envSchema, { DATABASE_URL, WORKER_ALERTS_RECLAIM_MS: '5000' })
+        .WORKER_ALERTS_RECLAIM_MS,
+    ).toBe(5000);
+    expect(() => parseEnv(envSchema, { DATABASE_URL, WORKER_ALERTS_RECLAIM_MS: '999' })).toThrow(
+      expect.objectContaining({
+        constructor: EnvValidationError,
+        issues: [{ variable: 'WORKER_ALERTS_RECLAIM_MS', message: expect.any(String) }],
+      }),
+    );
   });
 
   it('rejects a bad port, naming the variable', () => {

@@ -42,6 +42,8 @@ export const envSchema = z.object({
   WORKER_WEBHOOK_STALLED_INTERVAL_MS: integer(500, 600_000, 30_000),
   /** Dead letters are kept (and replayable) this many days. */
   WORKER_WEBHOOK_DEAD_LETTER_DAYS: integer(1, 365, 30),
+  /** A threshold alert read by a worker that died unacknowledged is taken over after this (ms). */
+  WORKER_ALERTS_RECLAIM_MS: integer(1000, 3_600_000, 60_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -314,6 +314,9 @@ export class DecisionEngine {
         cost,
         shadowDenied: result.shadowDenied ?? false,
         candidateDenied,
+        // the answer's own array, not a copy, and only when a charge in Redis may have crossed
+        // a usage threshold (the recorder detects the crossings from it)
+        rules: result.reason === 'allowed' ? result.rules : undefined,
       });
     }
     return result;

@@ -1,3 +1,5 @@
+import type { PendingAlert } from './alerts';
+
 /** One decision log entry as it is written to the stream. */
 export interface LogEntry {
   at: number;
@@ -25,6 +27,8 @@ export interface TenantUsage {
   readonly policies: Map<string, PolicyUsage>;
   /** API key id → latest use (ms epoch). */
   readonly lastUsed: Map<string, number>;
+  /** Threshold alerts to claim; created with the first (crossings are rare). */
+  alerts: PendingAlert[] | undefined;
 }
 
 export interface AggregateLimits {
@@ -59,7 +63,7 @@ export class UsageAggregate {
   tenant(tenantId: string): TenantUsage | undefined {
     let tenant = this.tenants.get(tenantId);
     if (tenant === undefined && this.reserve()) {
-      tenant = { policies: new Map(), lastUsed: new Map() };
+      tenant = { policies: new Map(), lastUsed: new Map(), alerts: undefined };
       this.tenants.set(tenantId, tenant);
     }
     return tenant;
@@ -116,6 +120,10 @@ export class UsageAggregate {
     }
     policy.log[policy.logStart] = entry;
     policy.logStart = (policy.logStart + 1) % this.limits.logLimit;
+  }
+
+  addAlert(tenant: TenantUsage, alert: PendingAlert): void {
+    if (this.reserve()) (tenant.alerts ??= []).push(alert);
   }
 
   /** Keeps the latest time per key, whatever order the uses arrive in. */

@@ -25,6 +25,8 @@ export interface FlushCommand {
   send(pipeline: ChainableCommander): void;
   /** Puts this command's share back into `into` (the aggregate being recorded). */
   restore(into: UsageAggregate): void;
+  /** Receives Redis' reply when the command succeeded (most commands need none). */
+  onReply?(reply: unknown): void;
 }
 
 /**

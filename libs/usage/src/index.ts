@@ -1,6 +1,15 @@
 export {
+  ALERT_THRESHOLDS,
+  parseQuotaAlert,
+  thresholdCrossings,
+  type AlertThreshold,
+  type PendingAlert,
+  type QuotaAlert,
+} from './alerts';
+export {
   UsageRecorder,
   type DecisionEvent,
+  type RuleFigures,
   type SettleEvent,
   type UsageRecorderOptions,
   type UsageStats,
@@ -32,6 +41,8 @@ export { UsageFlushError, UsageInputError } from './errors';
 export {
   decisionLogKey,
   keyLastUsedKey,
+  quotaAlertClaimKey,
+  quotaAlertStreamKey,
   topDeniedKey,
   usageActiveKey,
   usageSecondKey,

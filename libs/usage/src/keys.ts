@@ -57,6 +57,31 @@ export function activeMember(tenantId: string, policy: string): string {
   return `${tenantId}:${policy}`;
 }
 
+/**
+ * One threshold alert's claim: set NX by the first data plane whose flush sees the crossing, so
+ * that every other one (and a retry) learns it is not the first. The identifier appears as its
+ * hash (`identifierHash`), never as given; `<window>` is a fixed window's end (ms) or `sliding`.
+ */
+export function quotaAlertClaimKey(
+  prefix: string,
+  tenantId: string,
+  policy: string,
+  rule: string,
+  idHash: string,
+  window: string,
+  threshold: number,
+): string {
+  return `${prefix}quota-alert:{${tenantId}}:${policy}:${rule}:${idHash}:${window}:${threshold}`;
+}
+
+/**
+ * The stream of claimed threshold alerts, from every data plane to the worker (a consumer
+ * group). Like the active sets it holds every tenant, so it has a slot of its own.
+ */
+export function quotaAlertStreamKey(prefix: string): string {
+  return `${prefix}quota-alerts`;
+}
+
 /** A brace in the prefix would become the hash tag and split or merge tenants' slots. */
 export function assertPrefix(prefix: string): void {
   if (typeof prefix !== 'string' || prefix.length > 64 || /[{}\s]/.test(prefix)) {

@@ -8,7 +8,7 @@ const LIB_DIR = path.join(__dirname, '..');
 export const USAGE_LUA_DIR = path.join(LIB_DIR, 'lua');
 
 /** e.g. `sluice_usage_touch_last_used_v0_1_0`, through the algorithms lib's script mechanism. */
-export const usageScripts = createScriptSet<'touch_last_used'>({
+export const usageScripts = createScriptSet<'touch_last_used' | 'claim_alerts'>({
   dir: USAGE_LUA_DIR,
   namespace: 'usage',
   version: readLibVersion(LIB_DIR),

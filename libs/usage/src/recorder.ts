@@ -1,5 +1,12 @@
 import type { Cluster, Redis } from 'ioredis';
 import { UsageAggregate, type AggregateLimits, type DropCounts } from './aggregate';
+import {
+  alertClaimCommands,
+  quotaAlertFields,
+  thresholdCrossings,
+  type ClaimOutcome,
+  type PendingAlert,
+} from './alerts';
 import { flushCommands, type FlushCommand, type FlushSettings } from './commands';
 import { UsageFlushError, UsageInputError } from './errors';
 import {
@@ -11,10 +18,24 @@ import {
   FIELD_SHADOW_DENIED,
   ID_PATTERN,
   NAME_PATTERN,
+  quotaAlertStreamKey,
   REASON_PATTERN,
 } from './keys';
 import { usageScripts } from './last-used';
 import { clusterSlotOwner, groupBySlotOwner } from './slots';
+
+/** One rule's figures after a check, as the engine reports them (its `RuleResult` fits). */
+export interface RuleFigures {
+  readonly name: string;
+  readonly algorithm: string;
+  readonly limit: number;
+  /** Whole units left after the check (negative in debt). */
+  readonly remaining: number;
+  /** Ms epoch: a fixed window's end. */
+  readonly resetAt: number;
+  /** The window's length (a calendar window's current one). */
+  readonly windowMs: number;
+}
 
 /** One decision, as the engine reports it (after the Redis call or the fail-mode fallback). */
 export interface DecisionEvent {
@@ -35,6 +56,11 @@ export interface DecisionEvent {
   cost: number;
   shadowDenied: boolean;
   candidateDenied: boolean;
+  /**
+   * The live rules' figures (the engine hands over its result's array, nothing is copied): the
+   * threshold alerts are detected from them. Absent: no alerts.
+   */
+  rules?: readonly RuleFigures[];
 }
 
 /**
@@ -81,6 +107,13 @@ export interface UsageRecorderOptions {
   clock?: () => number;
   /** Failures of timer-driven flushes (an explicit `flush()` rejects instead). */
   onFlushError?: (error: Error) => void;
+  /**
+   * Threshold alerts (80 % / 100 % of a quota window, for tenants with an enabled webhook
+   * endpoint), claimed and added to the alert stream by the flush; default true.
+   */
+  thresholdAlerts?: boolean;
+  /** The alert stream's MAXLEN (approximate, `~`), default 100,000. */
+  alertStreamMaxLen?: number;
 }
 
 /** Counters for metrics; all only grow except `pendingEntries`. */
@@ -105,10 +138,26 @@ export interface UsageStats {
   droppedExpired: number;
   /** Denied identifiers left out of a minute's top-K (more than 10 × topK distinct per flush). */
   droppedTopDenied: number;
+  /** Threshold crossings seen by this process. */
+  alertsDetected: number;
+  /** Crossings this process claimed first (each is published once). */
+  alertsClaimed: number;
+  /** Crossings claimed before: by another data plane, or earlier in the same window. */
+  alertsDuplicate: number;
+  /** Crossings of tenants without an enabled webhook endpoint (nothing claimed). */
+  alertsWithoutEndpoint: number;
+  /** Claimed alerts added to the alert stream. */
+  alertsPublished: number;
+  /** Claimed alerts dropped because MAX_WAITING_ALERTS were waiting (Redis down). */
+  alertsDropped: number;
+  /** Claimed alerts waiting for the stream (their XADD failed; retried by the next flush). */
+  alertsWaiting: number;
 }
 
 /** Denied identifiers aggregated per (policy, minute) per flush, as a multiple of topK. */
 const TOP_DENIED_HEADROOM = 10;
+/** Claimed alerts held while the stream cannot be written; older ones are dropped beyond. */
+const MAX_WAITING_ALERTS = 10_000;
 
 /**
  * Usage accounting off the hot path: `record` aggregates in memory (no I/O, never throws); a
@@ -118,7 +167,9 @@ const TOP_DENIED_HEADROOM = 10;
  * `candidate_denied` and `cost` (the cost of allowed decisions). Per minute: the top denied
  * identifiers (denials only). The decision log gets every denial, every shadow denial (the
  * denials a shadow policy would have made) and a sample of the other allows. Plus each API key's
- * last use.
+ * last use. And the threshold alerts: see `thresholdCrossings` (detection, in `record`) and
+ * `alertClaimCommands` (one claim per alert across data planes, in the flush pipeline); a claimed
+ * alert is then added to the alert stream (one XADD pipeline, only when something was claimed).
  *
  * A failed command's share goes back into memory and is retried by the next flush, so counts
  * reach Redis exactly once when Redis refuses or cannot be reached. A command whose reply is
@@ -143,6 +194,22 @@ export class UsageRecorder {
     flushFailures: 0,
     commandsSent: 0,
     droppedExpired: 0,
+    alertsDetected: 0,
+    alertsClaimed: 0,
+    alertsDuplicate: 0,
+    alertsWithoutEndpoint: 0,
+    alertsPublished: 0,
+    alertsDropped: 0,
+  };
+  private readonly alertsOn: boolean;
+  private readonly alertStreamMaxLen: number;
+  /** Claimed alerts not yet in the stream, oldest first. */
+  private waitingAlerts: PendingAlert[] = [];
+  private readonly onClaimed = (outcome: ClaimOutcome): void => {
+    this.counters.alertsClaimed += outcome.claimed.length;
+    this.counters.alertsDuplicate += outcome.duplicates;
+    this.counters.alertsWithoutEndpoint += outcome.withoutEndpoint;
+    this.waitingAlerts.push(...outcome.claimed);
   };
   private live: UsageAggregate;
   private inFlight: UsageAggregate | undefined;
@@ -180,6 +247,13 @@ export class UsageRecorder {
     this.random = options.random ?? Math.random;
     this.clock = options.clock ?? Date.now;
     this.onFlushError = options.onFlushError;
+    this.alertsOn = options.thresholdAlerts ?? true;
+    this.alertStreamMaxLen = integerOption(
+      'alertStreamMaxLen',
+      options.alertStreamMaxLen,
+      100_000,
+      10_000_000,
+    );
     // before any pipeline is created: pipelines copy the connection's commands
     usageScripts.register(this.redis);
     this.live = this.newAggregate();
@@ -249,6 +323,7 @@ export class UsageRecorder {
       pendingEntries: this.live.entries + (this.inFlight?.entries ?? 0),
       droppedOverCap: this.drops.overCap,
       droppedTopDenied: this.drops.topDeniedOverflow,
+      alertsWaiting: this.waitingAlerts.length,
     };
   }
 
@@ -261,6 +336,12 @@ export class UsageRecorder {
     const tenant = live.tenant(event.tenantId);
     if (tenant === undefined) return true;
     live.touchLastUsed(tenant, event.keyId, event.at);
+    // a few comparisons per quota rule; allocates only when a threshold is crossed
+    const crossed = this.alertsOn ? thresholdCrossings(event) : undefined;
+    if (crossed !== undefined) {
+      this.counters.alertsDetected += crossed.length;
+      for (const alert of crossed) live.addAlert(tenant, alert);
+    }
     const policy = live.policy(tenant, event.policy);
     if (policy === undefined) return true;
 
@@ -325,11 +406,33 @@ export class UsageRecorder {
     return rate >= 1 || (rate > 0 && this.random() < rate);
   }
 
+  /** The batch's commands, then (its alerts claimed by then) the claimed alerts' XADDs. */
   private async flushOnce(): Promise<void> {
+    let failure: unknown;
+    try {
+      await this.flushBatch();
+    } catch (error) {
+      failure = error;
+    }
+    try {
+      await this.publishAlerts();
+    } catch (error) {
+      failure ??= error;
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  private commandsOf(batch: UsageAggregate): FlushCommand[] {
+    const commands = flushCommands(batch, this.settings);
+    commands.push(...alertClaimCommands(batch, this.settings.prefix, this.onClaimed));
+    return commands;
+  }
+
+  private async flushBatch(): Promise<void> {
     const batch = this.live;
     if (batch.entries === 0) return;
     this.live = this.newAggregate();
-    const commands = flushCommands(batch, this.settings);
+    const commands = this.commandsOf(batch);
     // only empty containers (the memory cap refused their content): nothing to send
     if (commands.length === 0) return;
     this.inFlight = batch;
@@ -363,7 +466,43 @@ export class UsageRecorder {
         command.restore(this.live);
       }
     }
-    for (const command of flushCommands(recorded, this.settings)) command.restore(this.live);
+    for (const command of this.commandsOf(recorded)) command.restore(this.live);
+  }
+
+  /**
+   * Adds the claimed alerts to the alert stream: one pipeline to the stream's node. Those whose
+   * XADD failed wait for the next flush (their claim is held already); a duplicate XADD after a
+   * lost reply is harmless, the worker admits each alert once per endpoint.
+   */
+  private async publishAlerts(): Promise<void> {
+    const alerts = this.waitingAlerts;
+    if (alerts.length === 0) return;
+    this.waitingAlerts = [];
+    const key = quotaAlertStreamKey(this.settings.prefix);
+    const pipeline = this.redis.pipeline();
+    for (const alert of alerts) {
+      pipeline.xadd(key, 'MAXLEN', '~', this.alertStreamMaxLen, '*', ...quotaAlertFields(alert));
+    }
+    let replies: [Error | null, unknown][] | null = null;
+    let pipelineError: unknown = new Error('pipeline returned no replies');
+    try {
+      replies = await pipeline.exec();
+    } catch (error) {
+      pipelineError = error;
+    }
+    let firstError: unknown;
+    const failed = alerts.filter((_, index) => {
+      const error = replies ? replies[index]?.[0] : pipelineError;
+      if (error) firstError ??= error;
+      return Boolean(error);
+    });
+    this.counters.alertsPublished += alerts.length - failed.length;
+    if (failed.length === 0) return;
+    const waiting = [...failed, ...this.waitingAlerts];
+    const over = waiting.length - MAX_WAITING_ALERTS;
+    if (over > 0) this.counters.alertsDropped += over;
+    this.waitingAlerts = over > 0 ? waiting.slice(over) : waiting;
+    throw new UsageFlushError(failed.length, alerts.length, firstError);
   }
 
   /** One pipeline per node; returns the commands that failed (Redis error or no reply). */
@@ -398,6 +537,8 @@ export class UsageRecorder {
           if (error) {
             failed.push(command);
             firstError ??= error;
+          } else {
+            command.onReply?.(replies?.[index]?.[1]);
           }
         });
       }),

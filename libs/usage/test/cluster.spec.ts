@@ -1,7 +1,11 @@
+import { encryptSecret, generateSigningSecret, publishWebhookEndpoints } from '@sluice/webhooks';
 import calculateSlot from 'cluster-key-slot';
 import { Cluster, Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  parseQuotaAlert,
+  quotaAlertStreamKey,
   readActivePolicies,
   readDecisionLog,
   readKeyLastUsed,
@@ -85,6 +89,65 @@ describe('flushing to a Redis Cluster', () => {
       for (const key of keys)
         expect(served.some((tenantId) => key.includes(`{${tenantId}}`))).toBe(true);
     }
+  });
+});
+
+describe('threshold alerts on a Redis Cluster', () => {
+  it("claims in each tenant's slot within the flush pipelines, then streams once to the stream's node", async () => {
+    const prefix = 'ca:';
+    const key = randomBytes(32);
+    const tenants = Array.from({ length: 12 }, (_, i) => `tnt_${i}`);
+    for (const tenantId of tenants) {
+      const id = `wh_${tenantId}`;
+      await publishWebhookEndpoints(cluster, prefix, tenantId, [
+        {
+          id,
+          tenantId,
+          name: 'hooks',
+          url: 'https://hooks.example.com/in',
+          leakRatePerSec: 1,
+          queueCapacity: 10,
+          maxAttempts: 3,
+          enabled: true,
+          pausedUntil: null,
+          secretCiphertext: encryptSecret(key, generateSigningSecret(), {
+            tenantId,
+            endpointId: id,
+          }),
+        },
+      ]);
+    }
+    const rules = [
+      {
+        name: 'hourly',
+        algorithm: 'fixed_window',
+        limit: 10,
+        remaining: 0,
+        resetAt: Math.ceil(BASE_MS / 3_600_000 + 1) * 3_600_000,
+        windowMs: 3_600_000,
+      },
+    ];
+    const planes = [0, 1].map(() => new UsageRecorder({ redis: cluster, prefix }));
+    for (const plane of planes) {
+      // one check of cost 10 crosses both thresholds
+      for (const tenantId of tenants) plane.record(decision({ tenantId, cost: 10, rules }));
+    }
+    // (the spy of the test above, if it ran, counts on: start from zero)
+    const pipeline = vi.spyOn(cluster, 'pipeline');
+    pipeline.mockClear();
+    await planes[0]!.flush();
+    // three nodes' flush pipelines (claims included), then one XADD pipeline
+    expect(pipeline).toHaveBeenCalledTimes(4);
+    pipeline.mockRestore();
+    await planes[1]!.flush();
+
+    const entries = await cluster.xrange(quotaAlertStreamKey(prefix), '-', '+');
+    const alerts = entries.map(([, fields]) => parseQuotaAlert(fields));
+    expect(alerts.map((alert) => `${alert?.tenantId}/${alert?.threshold}`).sort()).toEqual(
+      tenants.flatMap((tenantId) => [`${tenantId}/100`, `${tenantId}/80`]).sort(),
+    );
+    expect(planes.map((plane) => plane.stats().alertsClaimed)).toEqual([24, 0]);
+    expect(planes[1]!.stats().alertsDuplicate).toBe(24);
   });
 });
 

@@ -18,7 +18,7 @@ describe('Lua scripts', () => {
   const files = readdirSync(USAGE_LUA_DIR).filter((file) => file.endsWith('.lua'));
 
   it('live in lua/ as <name>-<numberOfKeys>.lua', () => {
-    expect(files).toEqual(['touch-last-used-1.lua']);
+    expect(files).toEqual(['claim-alerts-n.lua', 'touch-last-used-1.lua']);
   });
 
   it.each(files)('%s opens with a header naming KEYS, ARGV and what it returns', (file) => {
@@ -35,6 +35,7 @@ describe('Lua scripts', () => {
     const usage = new UsageRecorder({ redis, prefix: t.prefix, allowSampleRate: 0 });
     new UsageRecorder({ redis, prefix: t.prefix, allowSampleRate: 0 });
     expect(define.mock.calls.map(([name]) => name)).toEqual([
+      'sluice_usage_claim_alerts_v0_1_0',
       'sluice_usage_touch_last_used_v0_1_0',
     ]);
     usage.record(decision({ keyId: 'key_1', at: BASE_MS + 1 }));
@@ -42,7 +43,7 @@ describe('Lua scripts', () => {
     expect(await readKeyLastUsed(t.redis, t.prefix, 'tnt_a')).toEqual([
       { keyId: 'key_1', lastUsedAt: BASE_MS + 1 },
     ]);
-    const [script] = loadScripts(USAGE_LUA_DIR);
+    const script = loadScripts(USAGE_LUA_DIR).find(({ name }) => name === 'touch_last_used');
     const sha = createHash('sha1').update(script!.lua).digest('hex');
     expect(await t.redis.script('EXISTS', sha)).toEqual([1]);
   });

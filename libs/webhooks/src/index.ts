@@ -36,6 +36,7 @@ export {
   type WebhookEvent,
 } from './event';
 export {
+  ENABLED_ENDPOINTS_FIELD,
   endpointIndexKey,
   endpointKeys,
   endpointsKey,
@@ -51,6 +52,13 @@ export {
   WEBHOOK_QUEUE,
   type DeliveryJob,
 } from './queue';
+export {
+  admitOwnEvent,
+  POLICY_PUBLISHED_EVENT,
+  QUOTA_THRESHOLD_EVENT,
+  type OwnEventAdmission,
+  type OwnEventInput,
+} from './own-events';
 export { REPLAY_BATCH, replayDeadLetters, type ReplayOutcome } from './replay';
 export {
   bookSendSlot,
@@ -84,6 +92,7 @@ export { signatureHeader, signedHeaders } from './signing';
 export { readQueueStats, type QueueStats } from './stats';
 export {
   listPublishedEndpoints,
+  listTenantEndpoints,
   publishWebhookEndpoints,
   readWebhookEndpoint,
   toPublishedEndpoint,

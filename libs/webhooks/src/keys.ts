@@ -6,7 +6,8 @@ import { WebhookInputError } from './errors';
 /**
  * Redis layout under the deployment prefix P (see docs/architecture.md):
  * - `P webhook-endpoints:{<tenantId>}` hash: `id:<endpointId>` and `name:<name>` → the
- *   published endpoint (JSON); written by the control plane's relay, read by intake and worker
+ *   published endpoint (JSON); written by the control plane's relay, read by intake and worker;
+ *   plus `ENABLED_ENDPOINTS_FIELD` → how many are enabled, present only when some are
  * - `P webhook-index` set: `<tenantId>/<endpointId>` of every published endpoint (for /metrics)
  * - `P webhook-idem:{<tenantId>}:<hash of the key>` string: an idempotency key's first answer
  * - per endpoint, one hash tag `{<tenantId>.<endpointId>:<hash>}` (the algorithms lib's rule-key
@@ -18,6 +19,13 @@ import { WebhookInputError } from './errors';
 export function endpointsKey(prefix: string, tenantId: string): string {
   return `${prefix}webhook-endpoints:{${checkId('tenantId', tenantId)}}`;
 }
+
+/**
+ * Present in a tenant's endpoints hash only while at least one endpoint is enabled (its value:
+ * how many). Sluice's own events test it first, so a tenant without endpoints costs one HEXISTS:
+ * the data plane's usage flush does so in the same slot as the tenant's alert claims.
+ */
+export const ENABLED_ENDPOINTS_FIELD = 'enabled-endpoints';
 
 export function endpointIndexKey(prefix: string): string {
   return `${prefix}webhook-index`;

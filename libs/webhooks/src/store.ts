@@ -3,7 +3,13 @@ import { fieldIssues, ID_PATTERN } from '@sluice/policy';
 import type { ChainableCommander } from 'ioredis';
 import { z } from 'zod';
 import { WebhookInputError, WebhookStoreError } from './errors';
-import { checkId, endpointIndexKey, endpointKeys, endpointsKey } from './keys';
+import {
+  checkId,
+  ENABLED_ENDPOINTS_FIELD,
+  endpointIndexKey,
+  endpointKeys,
+  endpointsKey,
+} from './keys';
 import { webhookEndpointFields } from './settings';
 
 /** An endpoint as PostgreSQL holds it (the `WebhookEndpoint` row): what the relay publishes. */
@@ -113,6 +119,8 @@ export async function publishWebhookEndpoints(
     const json = JSON.stringify(endpoint);
     transaction.hset(key, `id:${endpoint.id}`, json, `name:${endpoint.name}`, json);
   }
+  const enabled = published.filter((endpoint) => endpoint.enabled).length;
+  if (enabled > 0) transaction.hset(key, ENABLED_ENDPOINTS_FIELD, enabled);
   await execTransaction(transaction, key);
 
   const index = endpointIndexKey(prefix);
@@ -144,7 +152,32 @@ export async function readWebhookEndpoint(
   const key = endpointsKey(prefix, tenantId);
   const [byId = null, byName = null] = await redis.hmget(key, `id:${ref}`, `name:${ref}`);
   const raw = byId ?? byName;
-  if (raw === null) return undefined;
+  return raw === null ? undefined : parseStoredEndpoint(key, tenantId, ref, raw);
+}
+
+/**
+ * Every published endpoint of the tenant (enabled or not), by id; `[]` when it has none. One
+ * HGETALL of the tenant's hash: what Sluice's own events read to reach all of a tenant's endpoints.
+ */
+export async function listTenantEndpoints(
+  redis: RedisLike,
+  prefix: string,
+  tenantId: string,
+): Promise<PublishedEndpoint[]> {
+  const key = endpointsKey(prefix, tenantId);
+  const fields = await redis.hgetall(key);
+  return Object.entries(fields)
+    .filter(([field]) => field.startsWith('id:'))
+    .map(([field, raw]) => parseStoredEndpoint(key, tenantId, field.slice(3), raw))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function parseStoredEndpoint(
+  key: string,
+  tenantId: string,
+  ref: string,
+  raw: string,
+): PublishedEndpoint {
   let json: unknown;
   try {
     json = JSON.parse(raw);

@@ -41,6 +41,7 @@ function counterPatterns(prefix: string, tenantId: string): string[] {
     `${glob}rl:{${tenantId}.*`,
     `${glob}usage:{${tenantId}}:*`,
     `${glob}decisions:{${tenantId}}:*`,
+    `${glob}quota-alert:{${tenantId}}:*`,
   ];
 }
 
@@ -80,7 +81,11 @@ export class RedisPublisher {
       latest = await this.latestVersion(tenantId);
       if (!latest) throw new Error(`tenant ${tenantId} has no version to publish`);
     }
-    const configWritten = await this.publishConfig(tenantId, latest.version, latest.content);
+    const { written: configWritten, version } = await this.publishConfig(
+      tenantId,
+      latest.version,
+      latest.content,
+    );
     const keys = await this.publishKeys(tenantId);
     const endpoints = await publishWebhookEndpoints(
       this.redis.client,
@@ -90,7 +95,7 @@ export class RedisPublisher {
     );
     return {
       tenantId,
-      version: latest.version,
+      version,
       configWritten,
       ...keys,
       webhookEndpoints: endpoints.written,
@@ -108,7 +113,7 @@ export class RedisPublisher {
   }
 
   /**
-   * Writes version `version` unless Redis holds it already. Redis holding a higher one (written
+   * Writes version `version` unless Redis holds it already; answers the version Redis now holds. Redis holding a higher one (written
    * by something else, e.g. a database restored from a backup) is answered by a new version
    * above it with the same content: versions only grow, and Redis must end up with ours.
    */
@@ -116,11 +121,11 @@ export class RedisPublisher {
     tenantId: string,
     version: number,
     content: VersionContent,
-  ): Promise<boolean> {
+  ): Promise<{ written: boolean; version: number }> {
     const stored = (await readTenantVersions(this.redis.client, this.prefix, [tenantId])).get(
       tenantId,
     );
-    if (stored === version) return false;
+    if (stored === version) return { written: false, version };
     let target = version;
     if (stored !== undefined && stored > version) {
       target = stored + 1;
@@ -137,10 +142,12 @@ export class RedisPublisher {
     }
     try {
       await publishTenant(this.redis.client, this.prefix, compileTenant(content.config, target));
-      return true;
+      return { written: true, version: target };
     } catch (error) {
       // another control plane published the same version meanwhile
-      if (error instanceof VersionConflictError && error.stored === target) return false;
+      if (error instanceof VersionConflictError && error.stored === target) {
+        return { written: false, version: target };
+      }
       throw error;
     }
   }

@@ -215,6 +215,32 @@ export class DataPlaneMetrics {
       'Redis commands usage flushes sent.',
       (s) => s.commandsSent,
     );
+    new Counter({
+      name: 'sluice_quota_alerts_total',
+      help: 'Quota threshold crossings by stage: detected in process, claimed in Redis (first for their window), duplicate (another data plane claimed it), without_endpoint (the tenant has no enabled endpoint), published to the alert stream, dropped (too many waiting for the stream).',
+      labelNames: ['stage'],
+      registers,
+      collect() {
+        const stats = usage();
+        if (!stats) return;
+        this.reset();
+        this.labels('detected').inc(stats.alertsDetected);
+        this.labels('claimed').inc(stats.alertsClaimed);
+        this.labels('duplicate').inc(stats.alertsDuplicate);
+        this.labels('without_endpoint').inc(stats.alertsWithoutEndpoint);
+        this.labels('published').inc(stats.alertsPublished);
+        this.labels('dropped').inc(stats.alertsDropped);
+      },
+    });
+    new Gauge({
+      name: 'sluice_quota_alerts_waiting',
+      help: 'Claimed quota alerts waiting for the alert stream (Redis refused the last attempt).',
+      registers,
+      collect() {
+        const stats = usage();
+        if (stats) this.set(stats.alertsWaiting);
+      },
+    });
     new Gauge({
       name: 'sluice_usage_pending_entries',
       help: 'Usage entries waiting in memory for the next flush.',
