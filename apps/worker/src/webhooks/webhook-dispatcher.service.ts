@@ -101,7 +101,16 @@ export class WebhookDispatcher {
     if (!lease) return this.later(job, unbooked, now + busyWaitMs(endpoint));
     let step: Step;
     try {
-      step = await this.attempt(job, endpoint, data);
+      // an attempt that ended while this one waited for its slot may have earned a pause (a
+      // 429's Retry-After): read it again, so a send never starts after a pause was recorded
+      const { pausedUntil: pausedNow } = await readEndpointRuntime(
+        redis,
+        prefix,
+        data.tenantId,
+        endpoint.id,
+      );
+      if (pausedNow <= Date.now()) step = await this.attempt(job, endpoint, data);
+      else step = { data: unbooked, waitUntil: pausedNow };
     } finally {
       await releaseInFlightLease(redis, prefix, data.tenantId, endpoint.id, lease).catch(
         (error: unknown) => this.logger.warn(`in-flight slot not released: ${String(error)}`),
