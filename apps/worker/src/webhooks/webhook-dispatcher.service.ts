@@ -111,13 +111,17 @@ export class WebhookDispatcher {
       );
       if (pausedNow <= Date.now()) step = await this.attempt(job, endpoint, data);
       else step = { data: unbooked, waitUntil: pausedNow };
+      // the outcome (and the pause it may earn) is recorded while the slot is still held
+      if (!('waitUntil' in step)) {
+        await this.conclude(job, endpoint, data, step.result, step.dead);
+        return;
+      }
     } finally {
       await releaseInFlightLease(redis, prefix, data.tenantId, endpoint.id, lease).catch(
         (error: unknown) => this.logger.warn(`in-flight slot not released: ${String(error)}`),
       );
     }
-    if ('waitUntil' in step) return this.later(job, step.data, step.waitUntil);
-    await this.conclude(job, endpoint, data, step.result, step.dead);
+    return this.later(job, step.data, step.waitUntil);
   }
 
   /**
