@@ -274,6 +274,93 @@ describe('publishing', () => {
   });
 });
 
+describe('every kind of change reaches the data plane', () => {
+  /** The check's answer, or the status of the engine's refusal (401, 404, …). */
+  async function outcome(secret: string, policy: string): Promise<number | string> {
+    try {
+      const result = await engine.check(secret, policy, `u-${Math.random()}`);
+      return result.allowed ? `limit ${result.limit}` : 'denied';
+    } catch (error) {
+      return (error as { status?: number }).status ?? String(error);
+    }
+  }
+  const until = (secret: string, policy: string, expected: number | string) =>
+    eventually(
+      `${policy} answers ${expected}`,
+      () => outcome(secret, policy),
+      (v) => v === expected,
+      2000,
+    );
+
+  it("a tenant's keys and own policies: created, changed, deleted, revoked", async () => {
+    const { planId } = await planWithApi(app, op);
+    const tenantId = await tenantOn(app, op, planId);
+    const { createApiKey } = await gql<{
+      createApiKey: { secret: string; apiKey: { id: string } };
+    }>(
+      app,
+      op,
+      `mutation ($i: CreateApiKeyInput!) { createApiKey(input: $i) { secret apiKey { id } } }`,
+      { i: { tenantId, name: 'service' } },
+    );
+    const secret = createApiKey.secret;
+    await until(secret, 'api', 'limit 5');
+
+    const settings = (limit: number) => ({
+      name: 'reports',
+      redisTimeoutMs: 1000,
+      rules: [{ name: 'hourly', algorithm: 'FIXED_WINDOW', limit, windowMs: 3_600_000 }],
+    });
+    const { createPolicy } = await gql<{ createPolicy: { policy: { id: string } } }>(
+      app,
+      op,
+      `mutation ($t: ID!, $i: PolicySettingsInput!) { createPolicy(tenantId: $t, input: $i) { policy { id } } }`,
+      { t: tenantId, i: settings(2) },
+    );
+    await until(secret, 'reports', 'limit 2');
+    await gql(
+      app,
+      op,
+      `mutation ($id: ID!, $i: PolicySettingsInput!) { updatePolicy(id: $id, input: $i) { version } }`,
+      { id: createPolicy.policy.id, i: settings(3) },
+    );
+    await until(secret, 'reports', 'limit 3');
+    await gql(app, op, `mutation ($id: ID!) { deletePolicy(id: $id) { version } }`, {
+      id: createPolicy.policy.id,
+    });
+    await until(secret, 'reports', 404);
+
+    await gql(app, op, `mutation ($id: ID!) { revokeApiKey(id: $id) { id } }`, {
+      id: createApiKey.apiKey.id,
+    });
+    await until(secret, 'api', 401);
+  });
+
+  it("a plan's templates: added and removed for every tenant on the plan", async () => {
+    const { planId } = await planWithApi(app, op);
+    const tenantId = await tenantOn(app, op, planId);
+    const secret = await serviceKey(tenantId);
+    const { createPlanPolicy } = await gql<{ createPlanPolicy: { policy: { id: string } } }>(
+      app,
+      op,
+      `mutation ($p: ID!, $i: PolicySettingsInput!) { createPlanPolicy(planId: $p, input: $i) { policy { id } } }`,
+      {
+        p: planId,
+        i: {
+          name: 'exports',
+          redisTimeoutMs: 1000,
+          rules: [{ name: 'daily', algorithm: 'FIXED_WINDOW', limit: 7, windowMs: 86_400_000 }],
+        },
+      },
+    );
+    await until(secret, 'exports', 'limit 7');
+    await gql(app, op, `mutation ($id: ID!) { deletePlanPolicy(id: $id) { tenantsRepublished } }`, {
+      id: createPlanPolicy.policy.id,
+    });
+    await until(secret, 'exports', 404);
+  });
+});
+
 describe('the reconciler', () => {
   it('restores what Redis lost (as after a FLUSHALL) within seconds', async () => {
     const { planId } = await planWithApi(app, op);

@@ -14,7 +14,8 @@ import {
 // refused. A resolver added without a row here fails the completeness test, so nothing ships
 // unguarded by accident. "Refused" is UNAUTHENTICATED (no session), FORBIDDEN or NOT_FOUND (a
 // tenant the caller may not read answers as missing); anything else — data, or an error about the
-// input — means the caller got past the access checks.
+// input — means the caller got past the access checks. A mutation that went through must have
+// written an audit entry.
 
 type Role = 'anonymous' | 'operator' | 'admin' | 'viewer' | 'outsider';
 const ROLES: Role[] = ['anonymous', 'operator', 'admin', 'viewer', 'outsider'];
@@ -293,8 +294,9 @@ const PROBES: Record<string, Probe> = {
     allowed: WRITERS,
   },
   setTenantStatus: {
-    query: `mutation ($id: ID!) { setTenantStatus(id: $id, status: ACTIVE) { id } }`,
-    variables: async (w) => ({ id: w.tenantId }),
+    query: `mutation ($id: ID!) { setTenantStatus(id: $id, status: SUSPENDED) { id } }`,
+    // the roles' own tenant for those who must be refused, a fresh one for the operator
+    variables: async (w, role) => ({ id: role === 'operator' ? await freshTenant() : w.tenantId }),
     allowed: OPERATORS,
   },
   deleteTenant: {
@@ -511,6 +513,7 @@ describe('role × resolver matrix', () => {
           ? await loginWithBearer(app, users.get(role)!)
           : tokens.get(role);
       const variables = (await probe.variables?.(world, role)) ?? {};
+      const audited = await app.prisma.auditLog.count();
       const response = await app.graphql(probe.query, variables, token ? { bearer: token } : {});
       const codes = (response.body.errors ?? []).map((e) => String(e.extensions?.['code']));
       const refused = codes.find((code) => REFUSALS.has(code));
@@ -520,6 +523,12 @@ describe('role × resolver matrix', () => {
         // a refusal, and the right kind: no session is UNAUTHENTICATED
         expected[role] =
           role === 'anonymous' ? 'refused (UNAUTHENTICATED)' : refused ? outcomes[role] : 'refused';
+      }
+      // every mutation that went through left an audit entry (in its own transaction)
+      if (probe.query.trimStart().startsWith('mutation') && codes.length === 0) {
+        expect(await app.prisma.auditLog.count(), `${name} as ${role}: audited`).toBeGreaterThan(
+          audited,
+        );
       }
       // an error that is neither a refusal nor about the input would be a bug
       expect(
