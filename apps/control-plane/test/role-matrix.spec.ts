@@ -202,6 +202,21 @@ const PROBES: Record<string, Probe> = {
     },
     allowed: WRITERS,
   },
+  updateProfile: {
+    query: `mutation { updateProfile(input: { name: "Renamed" }) { id } }`,
+    allowed: SIGNED_IN,
+  },
+  setUserDisabled: {
+    query: `mutation ($id: ID!) { setUserDisabled(id: $id, disabled: true) { disabledAt } }`,
+    variables: async (w) => ({
+      id: (
+        await createUser(app.prisma, {
+          memberships: [{ role: 'tenant_viewer', tenantId: w.tenantId }],
+        })
+      ).id,
+    }),
+    allowed: OPERATORS,
+  },
   // API keys
   apiKeys: {
     query: `query ($t: ID!) { apiKeys(tenantId: $t) { totalCount } }`,

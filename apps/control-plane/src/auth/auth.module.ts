@@ -23,6 +23,6 @@ import { SessionService } from './session.service';
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   // AuthService and LoginThrottleService: accepting an invitation checks a password and starts a session
-  exports: [RequestAuthService, AuthService, LoginThrottleService],
+  exports: [RequestAuthService, AuthService, LoginThrottleService, SessionService],
 })
 export class AuthModule {}

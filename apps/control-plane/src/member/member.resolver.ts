@@ -2,7 +2,7 @@ import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import type { AuditActor } from '../audit/audit.service';
 import type { AuthUser } from '../auth/auth-user';
 import { CurrentUser, RequestActor, Roles } from '../auth/decorators';
-import type { User } from '../auth/models/user.model';
+import { User } from '../auth/models/user.model';
 import { type Connection, PageArgs } from '../graphql/pagination';
 import { connectionComplexity } from '../graphql/query-limits';
 import { MemberService } from './member.service';
@@ -10,6 +10,7 @@ import {
   ChangeMemberRoleInput,
   Member,
   MemberConnection,
+  UpdateProfileInput,
   UserConnection,
   UserFilter,
 } from './models/member.model';
@@ -74,5 +75,28 @@ export class MemberResolver {
     @Args('tenantId', { type: () => ID, nullable: true }) tenantId: string | null,
   ): Promise<boolean> {
     return this.service.remove(user, actor, userId, tenantId ?? null);
+  }
+
+  @Mutation(() => User, { description: "Changes the caller's own name." })
+  updateProfile(
+    @CurrentUser() user: AuthUser,
+    @RequestActor() actor: AuditActor,
+    @Args('input') input: UpdateProfileInput,
+  ): Promise<User> {
+    return this.service.updateProfile(user, actor, input);
+  }
+
+  @Roles('operator')
+  @Mutation(() => User, {
+    description:
+      "Disables an account (it cannot log in, its sessions end) or enables it again (operators only). Not one's own, nor the last enabled operator (CONFLICT).",
+  })
+  setUserDisabled(
+    @CurrentUser() user: AuthUser,
+    @RequestActor() actor: AuditActor,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('disabled') disabled: boolean,
+  ): Promise<User> {
+    return this.service.setDisabled(user, actor, id, disabled);
   }
 }

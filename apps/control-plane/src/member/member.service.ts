@@ -10,7 +10,13 @@ import { AppError } from '../graphql/app-error';
 import { parseInput } from '../graphql/input';
 import { type Connection, type PageArgs, pageQuery, toConnection } from '../graphql/pagination';
 import { lockMemberships } from './membership-lock';
-import type { ChangeMemberRoleInput, Member, UserFilter } from './models/member.model';
+import { SessionService } from '../auth/session.service';
+import type {
+  ChangeMemberRoleInput,
+  Member,
+  UpdateProfileInput,
+  UserFilter,
+} from './models/member.model';
 
 const memberInclude = { user: { select: { email: true, name: true } } } as const;
 type MembershipRow = Prisma.MembershipGetPayload<{ include: typeof memberInclude }>;
@@ -28,6 +34,23 @@ const changeRoleSchema = z.object({
 const userFilterSchema = z.object({
   search: z.string().trim().max(100, 'must be at most 100 characters').nullish(),
 });
+
+const profileSchema = z.object({
+  name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
+});
+
+const userInclude = { memberships: { select: { tenantId: true, role: true } } } as const;
+
+function toUser(row: Prisma.UserGetPayload<{ include: typeof userInclude }>): User {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    createdAt: row.createdAt,
+    disabledAt: row.disabledAt,
+    memberships: row.memberships,
+  };
+}
 
 function toMember(row: MembershipRow): Member {
   return {
@@ -58,6 +81,7 @@ export class MemberService {
     @Inject(PRISMA) private readonly prisma: PrismaClient,
     private readonly tenantAccess: TenantAccessService,
     private readonly audit: AuditService,
+    private readonly sessions: SessionService,
   ) {}
 
   /** The tenant's members, oldest membership first. */
@@ -90,18 +114,66 @@ export class MemberService {
         orderBy: { email: 'asc' },
         take: query.take,
         ...(query.after ? { cursor: { id: query.after }, skip: 1 } : {}),
-        include: { memberships: { select: { tenantId: true, role: true } } },
+        include: userInclude,
       }),
       this.prisma.user.count({ where }),
     ]);
-    const users: User[] = rows.map((row) => ({
-      id: row.id,
-      email: row.email,
-      name: row.name,
-      createdAt: row.createdAt,
-      memberships: row.memberships,
-    }));
+    const users: User[] = rows.map(toUser);
     return toConnection(users, query, totalCount, (row) => row.id);
+  }
+
+  /** The caller's own name. */
+  async updateProfile(user: AuthUser, actor: AuditActor, input: UpdateProfileInput): Promise<User> {
+    const { name } = parseInput(profileSchema, input, 'input');
+    return this.prisma.$transaction(async (tx) => {
+      const row = await tx.user.update({
+        where: { id: user.id },
+        data: { name },
+        include: userInclude,
+      });
+      await this.audit.record(tx, actor, {
+        action: 'user.update',
+        entityType: 'User',
+        entityId: user.id,
+        before: { name: user.name },
+        after: { name },
+      });
+      return toUser(row);
+    });
+  }
+
+  /**
+   * Disables an account (it cannot log in, its sessions end, its reset links stop working) or
+   * enables it again. Operators only, never their own (so an enabled operator always remains).
+   */
+  async setDisabled(
+    user: AuthUser,
+    actor: AuditActor,
+    userId: string,
+    disabled: boolean,
+  ): Promise<User> {
+    if (userId === user.id) {
+      throw AppError.conflict('You cannot disable or enable your own account.', 'id');
+    }
+    return this.prisma.$transaction(async (tx) => {
+      const before = await tx.user.findUnique({ where: { id: userId }, include: userInclude });
+      if (!before) throw AppError.notFound('No such user.');
+      if (disabled === (before.disabledAt !== null)) return toUser(before);
+      const row = await tx.user.update({
+        where: { id: userId },
+        data: { disabledAt: disabled ? new Date() : null },
+        include: userInclude,
+      });
+      if (disabled) await this.sessions.revokeAllOf(tx, userId);
+      await this.audit.record(tx, actor, {
+        action: disabled ? 'user.disable' : 'user.enable',
+        entityType: 'User',
+        entityId: userId,
+        before: { disabledAt: before.disabledAt?.toISOString() ?? null },
+        after: { disabledAt: row.disabledAt?.toISOString() ?? null },
+      });
+      return toUser(row);
+    });
   }
 
   async changeRole(

@@ -27,4 +27,10 @@ export class User {
 
   @Field()
   createdAt!: Date;
+
+  @Field(() => Date, {
+    nullable: true,
+    description: 'Set while an operator has disabled the account (it cannot log in).',
+  })
+  disabledAt?: Date | null;
 }

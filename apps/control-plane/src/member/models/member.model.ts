@@ -54,3 +54,9 @@ export class ChangeMemberRoleInput {
   @Field(() => RoleEnum, { description: 'TENANT_ADMIN or TENANT_VIEWER.' })
   role!: Role;
 }
+
+@InputType()
+export class UpdateProfileInput {
+  @Field({ description: 'Your name as others see it, 1 to 100 characters.' })
+  name!: string;
+}
