@@ -102,12 +102,12 @@ async function start(args: string[]): Promise<number> {
     log.info('applying migrations');
     await migrate(databaseUrl);
     const prefix = env['SLUICE_KEY_PREFIX'] ?? 'sluice:';
+    const logDir = join(dataDir, 'logs');
+    await mkdir(logDir, { recursive: true });
     // webhook signing secrets are encrypted with it: kept with the demo's data unless given
     const secretsKey =
       env['SLUICE_SECRETS_KEY'] ||
       (await localSecret(join(dataDir, 'secrets-key'), () => randomBytes(32).toString('base64')));
-    const logDir = join(dataDir, 'logs');
-    await mkdir(logDir, { recursive: true });
     const receiver = await startDemoReceiver({
       port: Number(env['SLUICE_DEMO_RECEIVER_PORT'] ?? 4300),
       secret: await localSecret(join(dataDir, 'demo-webhook-secret'), generateSigningSecret),

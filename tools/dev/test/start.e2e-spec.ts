@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import {
@@ -29,7 +29,8 @@ describe('npm start', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     redis = createTestRedis('start');
-    dataDir = await mkdtemp(join(tmpdir(), 'sluice-start-'));
+    // a data folder that does not exist yet, as on a fresh checkout
+    dataDir = join(await mkdtemp(join(tmpdir(), 'sluice-start-')), 'data');
     for (const name of [
       'CONTROL_PLANE_PORT',
       'DATA_PLANE_PORT',
@@ -87,7 +88,7 @@ describe('npm start', () => {
     }
     await db?.drop();
     await redis?.cleanup();
-    await rm(dataDir, { recursive: true, force: true });
+    await rm(dirname(dataDir), { recursive: true, force: true });
   });
 
   it('prints every app URL and each answers /healthz', async () => {
