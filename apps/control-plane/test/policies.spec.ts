@@ -138,14 +138,13 @@ describe('publishing', () => {
       ]),
     );
 
-    const changedAt = Date.now();
+    // within 2 s of the mutation's answer, or eventually fails
     await eventually(
       'the data plane feels the new capacity',
       () => engine.check(secret, 'api', `probe-${Math.random()}`),
       (result) => result.limit === 2,
       2000,
     );
-    expect(Date.now() - changedAt).toBeLessThan(2000);
     expect(await admitted(secret, 'api', 'after', 3)).toEqual([true, true, false]);
   });
 

@@ -55,3 +55,15 @@ export class AppError extends GraphQLError {
     return new AppError('TOO_MANY_REQUESTS', message, { retryAfterSeconds });
   }
 }
+
+/** BAD_USER_INPUT naming every issue, `fallback` when there is none to name. */
+export function badUserInputOf(issues: readonly FieldIssue[], fallback: FieldIssue): AppError {
+  const [first = fallback, ...rest] = issues;
+  return AppError.badUserInput([first, ...rest]);
+}
+
+/** Throws BAD_USER_INPUT naming every issue, if there is any. */
+export function throwIfIssues(issues: readonly FieldIssue[]): void {
+  const [first, ...rest] = issues;
+  if (first) throw AppError.badUserInput([first, ...rest]);
+}

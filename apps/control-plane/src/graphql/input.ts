@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError, type FieldIssue } from './app-error';
+import { badUserInputOf, type FieldIssue } from './app-error';
 
 /**
  * Validates a resolver argument with `schema`; a failure is BAD_USER_INPUT naming each field by
@@ -16,6 +16,5 @@ export function parseInput<S extends z.ZodType>(
     field: [argument, ...issue.path.map(String)].join('.'),
     message: issue.message,
   }));
-  const [first, ...rest] = issues;
-  throw AppError.badUserInput(first ? [first, ...rest] : [{ field: argument, message: 'invalid' }]);
+  throw badUserInputOf(issues, { field: argument, message: 'invalid' });
 }

@@ -3,8 +3,9 @@ import { newId, type Prisma, type PrismaClient } from '@sluice/db';
 import { TenantAccessService } from '../access/tenant-access.service';
 import { type AuditActor, AuditService } from '../audit/audit.service';
 import type { AuthUser } from '../auth/auth-user';
+import { asJson } from '../database/json';
 import { PRISMA } from '../database/prisma.token';
-import { AppError, type FieldIssue } from '../graphql/app-error';
+import { AppError, throwIfIssues, type FieldIssue } from '../graphql/app-error';
 import { type Connection, pageQuery, toConnection } from '../graphql/pagination';
 import { overrideField } from '../policy-config/field-paths';
 import type { OverrideRow, RuleParams, TenantState } from '../policy-config/tenant-state';
@@ -40,11 +41,6 @@ function rulesOf(
   });
   if (rules.length === 0) issues.push({ field: 'input.rules', message: 'must change a rule' });
   return out;
-}
-
-function throwIssues(issues: FieldIssue[]): void {
-  const [first, ...rest] = issues;
-  if (first) throw AppError.badUserInput([first, ...rest]);
 }
 
 /**
@@ -111,7 +107,7 @@ export class OverrideService {
     if (input.expiresAt && +input.expiresAt <= Date.now()) {
       issues.push({ field: 'input.expiresAt', message: 'must be in the future' });
     }
-    throwIssues(issues);
+    throwIfIssues(issues);
     const match = input.identifier.endsWith('*') ? 'prefix' : 'exact';
     const identifier = match === 'prefix' ? input.identifier.slice(0, -1) : input.identifier;
     return this.changes.run(async (tx) => {
@@ -156,7 +152,7 @@ export class OverrideService {
     if (input.expiresAt && input.clearExpiry) {
       issues.push({ field: 'input.clearExpiry', message: 'cannot be set with expiresAt' });
     }
-    throwIssues(issues);
+    throwIfIssues(issues);
     return this.changes.run(async (tx) => {
       const state = await this.states.lockAndLoad(tx, tenantId);
       const before = state.overrides.find((o) => o.id === id);
@@ -188,7 +184,7 @@ export class OverrideService {
         entityType: 'Override',
         entityId: id,
         tenantId,
-        before: plain(before),
+        before: asJson(before),
       });
       const { version } = await this.versions.commit(tx, tenantId, { actorId: actor.id });
       return { override: null, version };
@@ -209,8 +205,8 @@ export class OverrideService {
       entityType: 'Override',
       entityId: after.id,
       tenantId,
-      ...(before && { before: plain(before) }),
-      after: plain(after),
+      ...(before && { before: asJson(before) }),
+      after: asJson(after),
     });
     const order = (ruleInputs ?? []).map((rule) => rule.name);
     const { version } = await this.versions.commit(tx, tenantId, {
@@ -238,8 +234,4 @@ export class OverrideService {
     this.tenants.check(user, row?.tenantId, 'write', 'No such override.');
     return row?.tenantId ?? '';
   }
-}
-
-function plain(value: unknown): Prisma.InputJsonObject {
-  return JSON.parse(JSON.stringify(value)) as Prisma.InputJsonObject;
 }

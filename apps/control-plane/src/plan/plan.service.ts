@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { AccessService } from '../access/access.service';
 import { type AuditActor, AuditService } from '../audit/audit.service';
 import type { AuthUser } from '../auth/auth-user';
+import { asJson } from '../database/json';
 import { PRISMA } from '../database/prisma.token';
-import { AppError } from '../graphql/app-error';
+import { AppError, throwIfIssues } from '../graphql/app-error';
 import { parseInput } from '../graphql/input';
 import { type Connection, pageQuery, toConnection } from '../graphql/pagination';
 import { boundsIssues, policyIssues } from '../policy-config/field-paths';
@@ -201,7 +202,7 @@ export class PlanService {
         action: 'plan_policy.create',
         entityType: 'Policy',
         entityId: row.id,
-        after: snapshot(row),
+        after: asJson(row),
       });
       const effect = await this.republish(tx, actor, planId, undefined, row);
       return { policy: policyModel(row, { planId }), ...effect };
@@ -228,8 +229,8 @@ export class PlanService {
         action: 'plan_policy.update',
         entityType: 'Policy',
         entityId: id,
-        before: snapshot(before),
-        after: snapshot(row),
+        before: asJson(before),
+        after: asJson(row),
       });
       const effect = await this.republish(tx, actor, existing.planId, before, row);
       return { policy: policyModel(row, { planId: existing.planId }), ...effect };
@@ -250,7 +251,7 @@ export class PlanService {
         action: 'plan_policy.delete',
         entityType: 'Policy',
         entityId: id,
-        before: snapshot(toPolicyRow(existing)),
+        before: asJson(toPolicyRow(existing)),
       });
       const effect = await this.republish(tx, actor, existing.planId, undefined, undefined);
       return { policy: null, ...effect };
@@ -258,9 +259,7 @@ export class PlanService {
   }
 
   private validate(row: PolicyRow): void {
-    const issues = [...policyIssues(row, 'input'), ...boundsIssues(row, 'input')];
-    const [first, ...rest] = issues;
-    if (first) throw AppError.badUserInput([first, ...rest]);
+    throwIfIssues([...policyIssues(row, 'input'), ...boundsIssues(row, 'input')]);
   }
 
   /** A template's name must be free in its plan and among the own policies of its tenants. */
@@ -370,9 +369,4 @@ export class PlanService {
     }
     return trimmed;
   }
-}
-
-/** A policy's rows as an audit entry keeps them. */
-export function snapshot(row: PolicyRow): Prisma.InputJsonObject {
-  return JSON.parse(JSON.stringify(row)) as Prisma.InputJsonObject;
 }

@@ -3,8 +3,9 @@ import { newId, type Prisma, type PrismaClient } from '@sluice/db';
 import { TenantAccessService } from '../access/tenant-access.service';
 import { type AuditActor, AuditService } from '../audit/audit.service';
 import type { AuthUser } from '../auth/auth-user';
+import { asJson } from '../database/json';
 import { PRISMA } from '../database/prisma.token';
-import { AppError, type FieldIssue } from '../graphql/app-error';
+import { AppError, badUserInputOf, throwIfIssues, type FieldIssue } from '../graphql/app-error';
 import { type Connection, pageQuery, toConnection } from '../graphql/pagination';
 import { checkChangeBounds, type LocatedIssue } from '../policy-config/compile-state';
 import { changeField, policyField, policyIssues } from '../policy-config/field-paths';
@@ -51,11 +52,6 @@ import type {
 
 type Db = Prisma.TransactionClient;
 
-function badInput(issues: FieldIssue[]): AppError | undefined {
-  const [first, ...rest] = issues;
-  return first ? AppError.badUserInput([first, ...rest]) : undefined;
-}
-
 /**
  * A tenant's own policies, its changes of its plan's templates, the effective result, and its
  * version history (export, import, rollback). Tenant admins and operators change them; viewers
@@ -96,8 +92,7 @@ export class PolicyService {
   ): Promise<PolicyPayload> {
     await this.tenants.tenant(user, tenantId, 'write');
     const row = policyRowFromInput(input, newId('policy'), false);
-    const invalid = badInput(policyIssues(row, 'input'));
-    if (invalid) throw invalid;
+    throwIfIssues(policyIssues(row, 'input'));
     return this.changes.run(async (tx) => {
       const state = await this.states.lockAndLoad(tx, tenantId);
       this.assertNameFree(state, row.name, undefined);
@@ -107,7 +102,7 @@ export class PolicyService {
         entityType: 'Policy',
         entityId: row.id,
         tenantId,
-        after: plain(row),
+        after: asJson(row),
       });
       const { version } = await this.versions.commit(tx, tenantId, {
         actorId: actor.id,
@@ -125,8 +120,7 @@ export class PolicyService {
   ): Promise<PolicyPayload> {
     const tenantId = await this.ownPolicyTenant(user, id);
     const row = policyRowFromInput(input, id, false);
-    const invalid = badInput(policyIssues(row, 'input'));
-    if (invalid) throw invalid;
+    throwIfIssues(policyIssues(row, 'input'));
     return this.changes.run(async (tx) => {
       const state = await this.states.lockAndLoad(tx, tenantId);
       const before = state.ownPolicies.find((policy) => policy.id === id);
@@ -138,8 +132,8 @@ export class PolicyService {
         entityType: 'Policy',
         entityId: id,
         tenantId,
-        before: plain(before),
-        after: plain(row),
+        before: asJson(before),
+        after: asJson(row),
       });
       const { version } = await this.versions.commit(tx, tenantId, {
         actorId: actor.id,
@@ -162,7 +156,7 @@ export class PolicyService {
         entityType: 'Policy',
         entityId: id,
         tenantId,
-        before: plain(before),
+        before: asJson(before),
       });
       const { version } = await this.versions.commit(tx, tenantId, { actorId: actor.id });
       return { policy: null, version };
@@ -183,8 +177,7 @@ export class PolicyService {
         issues.push({ field: `input.rules.${i}.name`, message: 'is a duplicate' });
       rules[rule.name] = paramsOf(rule);
     });
-    const duplicate = badInput(issues);
-    if (duplicate) throw duplicate;
+    throwIfIssues(issues);
     const fieldOf = (rule: string, param?: string) =>
       ['input.rules', order.indexOf(rule), param].filter((p) => p !== undefined).join('.');
     return this.changes.run(async (tx) => {
@@ -195,12 +188,11 @@ export class PolicyService {
           { field: 'input.policy', message: `the plan has no policy named ${input.policy}` },
         ]);
       }
-      const invalid = badInput(
+      throwIfIssues(
         checkChangeBounds(state, base.id, rules, (rule, param) =>
           rule === '' ? 'input.policy' : fieldOf(rule, param),
         ),
       );
-      if (invalid) throw invalid;
       const existing = state.changes.find((change) => change.basePolicyId === base.id);
       const meaningful = Object.fromEntries(
         Object.entries(rules).filter(([, params]) => Object.keys(params).length > 0),
@@ -285,11 +277,9 @@ export class PolicyService {
   ): Promise<PolicyChangeResult> {
     await this.tenants.tenant(user, input.tenantId, input.dryRun ? 'read' : 'write');
     const parsed = parsePolicyDocument(input.document, input.format ?? 'yaml');
-    if ('issues' in parsed)
-      throw (
-        badInput(parsed.issues) ??
-        AppError.badUserInput([{ field: 'document', message: 'invalid' }])
-      );
+    if ('issues' in parsed) {
+      throw badUserInputOf(parsed.issues, { field: 'document', message: 'invalid' });
+    }
     return this.replace(actor, input.tenantId, parsed.document, {
       reason: 'import',
       dryRun: input.dryRun ?? false,
@@ -338,7 +328,9 @@ export class PolicyService {
         : await this.states.lockAndLoad(tx, tenantId);
       if (!before) throw AppError.notFound('No such tenant.');
       const applied = applyPolicyDocument(before, document);
-      if ('issues' in applied) throw badInput(applied.issues);
+      if ('issues' in applied) {
+        throw badUserInputOf(applied.issues, { field: 'document', message: 'invalid' });
+      }
       const after = applied.state;
       const issues: FieldIssue[] = [];
       after.ownPolicies.forEach((policy, i) =>
@@ -354,8 +346,7 @@ export class PolicyService {
           ),
         );
       });
-      const invalid = badInput(issues);
-      if (invalid) throw invalid;
+      throwIfIssues(issues);
       const changes = diffPolicyDocuments(toPolicyDocument(before), document).map(toDiffModel);
       const fieldOf = (issue: LocatedIssue) => documentField(issue, after, document);
       if (options.dryRun) {
@@ -369,8 +360,8 @@ export class PolicyService {
         entityType: 'Tenant',
         entityId: tenantId,
         tenantId,
-        before: plain(toPolicyDocument(before)),
-        after: plain({
+        before: asJson(toPolicyDocument(before)),
+        after: asJson({
           ...document,
           ...(options.rolledBackFrom && { from: options.rolledBackFrom }),
         }),
@@ -438,8 +429,4 @@ function documentField(
     return [`document.changes.${change}.rules`, issue.rule, ...issue.rest].join('.');
   }
   return undefined;
-}
-
-function plain<T>(value: T): Prisma.InputJsonObject {
-  return JSON.parse(JSON.stringify(value)) as Prisma.InputJsonObject;
 }

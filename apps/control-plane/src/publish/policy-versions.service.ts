@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { newId, type Prisma } from '@sluice/db';
 import type { TenantConfigInput } from '@sluice/policy';
 import { isDeepStrictEqual } from 'node:util';
-import { AppError, type FieldIssue } from '../graphql/app-error';
+import { asJson } from '../database/json';
+import { AppError, badUserInputOf, type FieldIssue } from '../graphql/app-error';
 import { OutboxService } from '../outbox/outbox.service';
 import { compileState, type LocatedIssue } from '../policy-config/compile-state';
 import { toPolicyDocument, type PolicyDocument } from '../policy-config/policy-document';
@@ -76,7 +77,7 @@ export class PolicyVersionsService {
   ): Promise<CommittedVersion> {
     this.validate(state, options.fieldOf);
     const reason = options.reason ?? 'publish';
-    const config = plain(toConfigInput(state));
+    const config = asJson<TenantConfigInput>(toConfigInput(state));
     const latest = await tx.policyVersion.findFirst({
       where: { tenantId: state.tenant.id },
       orderBy: { version: 'desc' },
@@ -115,23 +116,19 @@ export class PolicyVersionsService {
         id: newId('policyVersion'),
         tenantId,
         version,
-        content: plain(content) as unknown as Prisma.InputJsonObject,
+        content: asJson(content),
         ...meta,
       },
     });
   }
 }
 
-/** As JSON stores it (no undefined, dates as strings), so a stored copy compares equal. */
-function plain<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
 function toBadInput(issues: readonly LocatedIssue[], fieldOf: CommitOptions['fieldOf']): AppError {
-  const fields = issues.map((issue): FieldIssue => ({
-    field: fieldOf?.(issue) ?? 'input',
-    message: fieldOf?.(issue) === undefined ? `${issue.path}: ${issue.message}` : issue.message,
-  }));
-  const [first, ...rest] = fields;
-  return AppError.badUserInput(first ? [first, ...rest] : [{ field: 'input', message: 'invalid' }]);
+  const fields = issues.map((issue): FieldIssue => {
+    const field = fieldOf?.(issue);
+    return field === undefined
+      ? { field: 'input', message: `${issue.path}: ${issue.message}` }
+      : { field, message: issue.message };
+  });
+  return badUserInputOf(fields, { field: 'input', message: 'invalid' });
 }

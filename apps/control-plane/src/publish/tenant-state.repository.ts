@@ -93,9 +93,9 @@ export class TenantStateRepository {
     });
     if (gone.length > 0) await tx.policy.deleteMany({ where: { tenantId, id: { in: gone } } });
     for (const policy of after.ownPolicies) await this.putPolicy(tx, { tenantId }, policy);
-    const baseNames = new Map(after.planPolicies.map((p) => [p.id, p]));
+    const templates = new Map(after.planPolicies.map((p) => [p.id, p]));
     for (const change of after.changes) {
-      const base = baseNames.get(change.basePolicyId);
+      const base = templates.get(change.basePolicyId);
       if (base) await this.putChange(tx, tenantId, base, change);
     }
     for (const override of after.overrides) await this.putOverride(tx, tenantId, override);
