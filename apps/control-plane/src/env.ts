@@ -42,6 +42,12 @@ export const envSchema = z
     CONTROL_PLANE_RELAY_INTERVAL_MS: integer(50, 60_000, 1000),
     /** How often every tenant's Redis version is compared with PostgreSQL's and repaired. */
     CONTROL_PLANE_RECONCILE_INTERVAL_MS: integer(100, 3_600_000, 5000),
+    /**
+     * Most units per window a sliding-window-log rule may allow (templates, tenant policies,
+     * overrides; plans may lower it): the log keeps an entry per unit, so a denied check's work
+     * grows with it. Stored rules above it keep working; an edit leaving one above is refused.
+     */
+    CONTROL_PLANE_SLIDING_LOG_MAX_LIMIT: integer(1, 1_000_000, 10_000),
     /** Mail goes out over SMTP when set (smtp:// or smtps://); otherwise links are logged. */
     SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL')),
     /** The From of mailed links (invitations, password resets). */

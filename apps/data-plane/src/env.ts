@@ -17,12 +17,15 @@ export const envSchema = z.object({
   DATA_PLANE_TENANT_RECHECK_MS: integer(100, 600_000, 2000),
   /** How long an unknown API key is remembered as unknown (at most 1 s, so a new key works soon). */
   DATA_PLANE_NEGATIVE_KEY_TTL_MS: integer(1, 1000, 1000),
+  /** API keys (with a record) cached at most; beyond it, keys not used lately go first. */
   DATA_PLANE_MAX_CACHED_KEYS: integer(1, 10_000_000, 10_000),
+  /** Unknown API keys remembered at most, apart from the known ones; the oldest goes first. */
+  DATA_PLANE_MAX_CACHED_UNKNOWN_KEYS: integer(1, 1_000_000, 1000),
   /** Cached tenants and keys unused this long are dropped. */
   DATA_PLANE_CACHE_IDLE_MS: integer(1000, 86_400_000, 300_000),
-  /** Consecutive Redis failures or timeouts that open the circuit (checks answer by fail mode). */
+  /** Consecutive Redis failures or timeouts of one policy that open its circuit (fail mode). */
   DATA_PLANE_BREAKER_FAILURES: integer(1, 1000, 5),
-  /** How long the circuit stays open before one probe may try Redis again. */
+  /** How long a policy's circuit stays open before one probe may try Redis again. */
   DATA_PLANE_BREAKER_OPEN_MS: integer(1, 60_000, 500),
   /** Identifiers the local fail mode's in-process limiter keeps at most. */
   DATA_PLANE_LOCAL_MAX_KEYS: integer(1, 10_000_000, 100_000),

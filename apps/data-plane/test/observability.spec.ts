@@ -89,7 +89,8 @@ describe('usage and metrics', () => {
     // a token bucket has no quota window: nothing to alert on
     expect(text).toMatch(/^sluice_quota_alerts_total\{stage="detected"\} 0$/m);
     expect(text).toMatch(/^sluice_quota_alerts_waiting 0$/m);
-    expect(text).toMatch(/^sluice_redis_circuit_state\{state="closed"\} 1$/m);
+    expect(text).toMatch(/^sluice_redis_circuits_open 0$/m);
+    expect(text).toMatch(/^sluice_redis_circuit_openings_total 0$/m);
     expect(text).toMatch(/^sluice_redis_errors_total\{source="engine"\} 0$/m);
     // Node's default metrics are there too
     expect(text).toMatch(/^process_cpu_seconds_total /m);
@@ -126,6 +127,41 @@ describe('policy cache metrics', () => {
       expect(value('sluice_cache_invalidations_total{cache="key",cause="message"}')).toBe(1);
       expect(value('sluice_cache_invalidations_total{cache="key",cause="recheck"}')).toBe(0);
       expect(value('sluice_cache_invalidations_total{cache="tenant",cause="message"}')).toBe(0);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('circuit metrics', () => {
+  it('counts the policies whose circuit is open, while the others keep deciding in Redis', async () => {
+    const own = await startApp({
+      DATA_PLANE_BREAKER_FAILURES: '2',
+      DATA_PLANE_BREAKER_OPEN_MS: '60000',
+    });
+    try {
+      const closed = { failMode: 'closed' as const };
+      await publish(own.t, 'tnt_m', [
+        policy('broken', { id: 'pol_broken', ...closed }),
+        policy('healthy', { id: 'pol_healthy', ...closed }),
+      ]);
+      const key = await apiKey(own.t, 'tnt_m');
+      const status = async (name: string) =>
+        (await check(own.url, key, { policy: name, identifier: 'u' })).status;
+      expect(await status('broken')).toBe(200);
+      // a string where the token bucket keeps a hash: the policy's Lua call fails (WRONGTYPE)
+      for await (const keys of own.t.redis.scanStream({
+        match: `${own.t.prefix}*tnt_m.pol_broken*`,
+      })) {
+        for (const stored of keys as string[]) await own.t.redis.set(stored, 'not a bucket');
+      }
+      expect([await status('broken'), await status('broken')]).toEqual([503, 503]);
+      expect(await status('healthy')).toBe(200);
+
+      const text = (await request(own.url, '/metrics')).body as string;
+      expect(text).toMatch(/^sluice_redis_circuits_open 1$/m);
+      expect(text).toMatch(/^sluice_redis_circuit_openings_total 1$/m);
+      expect(text).toMatch(/^sluice_redis_errors_total\{source="engine"\} 2$/m);
     } finally {
       await own.close();
     }

@@ -82,7 +82,14 @@ export {
 } from './models/token-bucket.model';
 export { emissionIntervalUs } from './models/virtual-schedule';
 export { releaseLease, releaseLeaseKeys, settleReservation } from './reservations';
-export { hashSlotPart, identifierHash, ruleKey, type RuleKeyParts } from './rule-key';
+export {
+  hashSlotPart,
+  identifierHash,
+  ruleKey,
+  ruleStateName,
+  ruleStateTag,
+  type RuleKeyParts,
+} from './rule-key';
 export {
   prepareRuleSet,
   ruleSetChecks,

@@ -19,6 +19,7 @@ import type { ReservationRecord } from './models/receipt.model';
 import { settleReservationModel } from './models/reservation.model';
 import type { AnyRuleSpec, RuleCheck } from './rule-spec';
 import {
+  preparedRuleKey,
   preparedSet,
   requestChecks,
   reservationKey,
@@ -26,7 +27,7 @@ import {
   type IdentifierRef,
   type PreparedRuleSet,
 } from './rule-set';
-import { formatRuleKey, identifierHash } from './rule-key';
+import { identifierHash } from './rule-key';
 import { settleableRules } from './reservations';
 import {
   MAX_COST,
@@ -145,7 +146,7 @@ export class LocalLimiter {
     const entry = this.read(this.records, key, nowUs);
     const rules = settleableRules(set).map((rule) => ({
       ...rule,
-      key: formatRuleKey(set.prefix, set.scope, idHash, rule.name),
+      key: preparedRuleKey(set, idHash, rule),
     }));
     const { result, writes, record } = settleReservationModel(
       (k) => this.read(this.states, k, nowUs)?.value,
@@ -173,7 +174,7 @@ export class LocalLimiter {
     let released = false;
     for (const rule of preparedSet(set).rules) {
       if (rule.rule.algorithm !== 'concurrency') continue;
-      const key = formatRuleKey(set.prefix, set.scope, idHash, rule.name);
+      const key = preparedRuleKey(set, idHash, rule);
       const entry = this.read(this.states, key, nowUs);
       const after = releaseLeaseModel(stateOf('concurrency', entry?.value), nowUs, lease);
       released ||= after.released;

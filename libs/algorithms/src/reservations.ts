@@ -1,6 +1,7 @@
 import type { SettledRule, SettleResult } from './decision';
 import { validateNonce } from './ids';
 import {
+  preparedRuleKey,
   preparedSet,
   reservationKey,
   resolveIdHash,
@@ -9,7 +10,7 @@ import {
   type PreparedRuleSet,
 } from './rule-set';
 import { AlgorithmInputError } from './errors';
-import { formatRuleKey, hashSlotPart } from './rule-key';
+import { hashSlotPart } from './rule-key';
 import { replyDecision, ruleKeys, timeArg } from './script-args';
 import { runScript, type RedisLike } from './scripts';
 import { MAX_COST, validateInteger, validateKey, validateNow } from './validate';
@@ -27,9 +28,7 @@ export function settleableRules(set: PreparedRuleSet): PreparedRule[] {
 
 /** The keys of a set's rules for one identifier hash, in rule order. */
 function keysOf(set: PreparedRuleSet, idHash: string, rules: readonly PreparedRule[]): string[] {
-  return rules.flatMap((rule) =>
-    ruleKeys(rule.rule, formatRuleKey(set.prefix, set.scope, idHash, rule.name)),
-  );
+  return rules.flatMap((rule) => ruleKeys(rule.rule, preparedRuleKey(set, idHash, rule)));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashSlotPart, identifierHash, ruleKey } from './rule-key';
+import { hashSlotPart, identifierHash, ruleKey, ruleStateName, ruleStateTag } from './rule-key';
 
 const parts = { prefix: 'sluice:', scope: 'api', identifier: 'user-42', rule: 'per-minute' };
 
@@ -45,5 +45,51 @@ describe('ruleKey', () => {
     expect(hashSlotPart('a{b}c{d}')).toBe('b');
     expect(hashSlotPart('a{}b{c}')).toBe('a{}b{c}');
     expect(hashSlotPart('plain')).toBe('plain');
+  });
+});
+
+describe('ruleStateTag', () => {
+  const minute = { algorithm: 'fixed_window', limit: 10, windowMs: 60_000 } as const;
+
+  it('changes with the algorithm, and with the window of a window algorithm', () => {
+    const tags = [
+      ruleStateTag({ algorithm: 'token_bucket', capacity: 5, refillPerSecond: 1 }),
+      ruleStateTag({ algorithm: 'leaky_bucket', capacity: 5, leakPerSecond: 1 }),
+      ruleStateTag({ algorithm: 'gcra', limit: 5, periodMs: 1000 }),
+      ruleStateTag({ algorithm: 'concurrency', limit: 5, leaseTtlMs: 1000 }),
+      ruleStateTag(minute),
+      ruleStateTag({ ...minute, windowMs: 120_000 }),
+      ruleStateTag({
+        algorithm: 'fixed_window',
+        limit: 10,
+        calendar: { unit: 'day', timeZone: 'UTC' },
+      }),
+      ruleStateTag({
+        algorithm: 'fixed_window',
+        limit: 10,
+        calendar: { unit: 'month', timeZone: 'UTC' },
+      }),
+      ruleStateTag({ algorithm: 'sliding_window_log', limit: 10, windowMs: 60_000 }),
+      ruleStateTag({ algorithm: 'sliding_window_counter', limit: 10, windowMs: 60_000 }),
+    ];
+    expect(new Set(tags).size).toBe(tags.length);
+    for (const tag of tags) expect(tag).toMatch(/^[a-z0-9-]+$/);
+  });
+
+  it('keeps the tag (and so the counters) when only a limit, capacity or rate changes', () => {
+    expect(ruleStateTag({ ...minute, limit: 1_000 })).toBe(ruleStateTag(minute));
+    expect(ruleStateTag({ algorithm: 'token_bucket', capacity: 50, refillPerSecond: 9 })).toBe(
+      ruleStateTag({ algorithm: 'token_bucket', capacity: 5, refillPerSecond: 1 }),
+    );
+    expect(ruleStateTag({ algorithm: 'gcra', limit: 9, periodMs: 60_000, burst: 2 })).toBe(
+      ruleStateTag({ algorithm: 'gcra', limit: 5, periodMs: 1000 }),
+    );
+  });
+
+  it('puts the tag after the name with a `.`, which no name holds', () => {
+    expect(ruleStateName('per-minute', minute)).toBe('per-minute.fw-60000');
+    expect(ruleKey({ ...parts, state: minute })).toBe(
+      `sluice:{api:${identifierHash('user-42')}}:per-minute.fw-60000`,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AlgorithmInputError } from './errors';
+import type { AnyRuleSpec } from './rule-spec';
 
 export const MAX_IDENTIFIER_BYTES = 256;
 /** 22 base64url characters = 132 bits of SHA-256. */
@@ -22,6 +23,8 @@ export interface RuleKeyParts {
   identifier: string | Uint8Array;
   /** Which rule of the policy; `[A-Za-z0-9_-]{1,64}`. */
   rule: string;
+  /** The rule's spec, as a rule set keys it: then the rule part is `ruleStateName(rule, state)`. */
+  state?: AnyRuleSpec;
 }
 
 /** Fixed-length hash of the identifier's bytes: keys stay bounded and cannot carry braces. */
@@ -34,11 +37,15 @@ export function identifierHash(identifier: string | Uint8Array, field = 'identif
   return createHash('sha256').update(bytes).digest('base64url').slice(0, ID_HASH_LENGTH);
 }
 
-/** `<prefix>{<scope>:<idHash>}:<rule>`: every rule of one scope and identifier shares a slot. */
+/**
+ * `<prefix>{<scope>:<idHash>}:<rule>` (`:<rule>.<stateTag>` with `state`): every rule of one scope
+ * and identifier shares a slot.
+ */
 export function ruleKey(parts: RuleKeyParts): string {
   checkKeyScope(parts.prefix, parts.scope);
   checkRuleName(parts.rule);
-  return formatRuleKey(parts.prefix, parts.scope, identifierHash(parts.identifier), parts.rule);
+  const rule = parts.state ? ruleStateName(parts.rule, parts.state) : parts.rule;
+  return formatRuleKey(parts.prefix, parts.scope, identifierHash(parts.identifier), rule);
 }
 
 export function checkKeyScope(prefix: unknown, scope: unknown): void {
@@ -53,6 +60,39 @@ export function checkRuleName(rule: unknown, field = 'rule'): void {
 /** The key of already validated parts (see `ruleKey`). */
 export function formatRuleKey(prefix: string, scope: string, idHash: string, rule: string): string {
   return `${prefix}{${scope}:${idHash}}:${rule}`;
+}
+
+/**
+ * What a rule's stored state means: its algorithm and, for the window algorithms, the window.
+ * It is part of the rule's keys (`ruleStateName`), so a rule whose tag changes starts from fresh
+ * keys rather than reading another algorithm's state (a WRONGTYPE, a missing field); every other
+ * edit (a limit, a capacity, a rate) keeps the counters.
+ */
+export function ruleStateTag(rule: AnyRuleSpec): string {
+  switch (rule.algorithm) {
+    case 'token_bucket':
+      return 'tb';
+    case 'leaky_bucket':
+      return 'lb';
+    case 'gcra':
+      return 'gcra';
+    case 'concurrency':
+      return 'cc';
+    case 'fixed_window':
+      return rule.calendar ? `fw-${rule.calendar.unit}` : `fw-${rule.windowMs}`;
+    case 'sliding_window_log':
+      return `swl-${rule.windowMs}`;
+    case 'sliding_window_counter':
+      return `swc-${rule.windowMs}`;
+  }
+}
+
+/**
+ * The rule part of a rule set's keys: `<name>.<stateTag>` (`.` is in no name, so no two rules'
+ * keys collide, nor one with a reservation's `r:<nonce>`).
+ */
+export function ruleStateName(name: string, rule: AnyRuleSpec): string {
+  return `${name}.${ruleStateTag(rule)}`;
 }
 
 /** The part of a key Redis Cluster hashes: the first non-empty `{...}`, else the whole key. */

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { LocalLimiter } from './local-limiter';
 import { ruleKey } from './rule-key';
-import type { RuleSpec } from './rule-spec';
+import type { AnyRuleSpec, RuleSpec } from './rule-spec';
 import { prepareRuleSet, ruleSetChecks, ruleSetKeys } from './rule-set';
 
 const bucket: RuleSpec = { algorithm: 'token_bucket', capacity: 3, refillPerSecond: 1 };
 const log: RuleSpec = { algorithm: 'sliding_window_log', limit: 2, windowMs: 60_000 };
+const next = { algorithm: 'gcra', limit: 5, periodMs: 1000 } as RuleSpec;
 const spec = {
   prefix: 'sluice:rl:',
   scope: 'tnt_a.pol_1',
@@ -14,7 +15,7 @@ const spec = {
     { name: 'minute', rule: log },
     {
       name: 'c-next',
-      rule: { algorithm: 'gcra', limit: 5, periodMs: 1000 } as RuleSpec,
+      rule: next,
       candidate: true,
     },
   ],
@@ -23,13 +24,13 @@ const spec = {
 describe('prepareRuleSet', () => {
   it('keys each rule as ruleKey does, validated rules with their defaults, one cost or one per rule', () => {
     const set = prepareRuleSet(spec);
-    const key = (rule: string) =>
-      ruleKey({ prefix: spec.prefix, scope: spec.scope, identifier: 'é', rule });
+    const key = (rule: string, state: AnyRuleSpec) =>
+      ruleKey({ prefix: spec.prefix, scope: spec.scope, identifier: 'é', rule, state });
     expect(ruleSetChecks(set, 'é', 2)).toEqual([
-      { key: key('burst'), rule: bucket, cost: 2, candidate: false, name: 'burst' },
-      { key: key('minute'), rule: log, cost: 2, candidate: false, name: 'minute' },
+      { key: key('burst', bucket), rule: bucket, cost: 2, candidate: false, name: 'burst' },
+      { key: key('minute', log), rule: log, cost: 2, candidate: false, name: 'minute' },
       {
-        key: key('c-next'),
+        key: key('c-next', next),
         rule: { algorithm: 'gcra', limit: 5, periodMs: 1000, burst: 5 },
         cost: 2,
         candidate: true,
@@ -38,10 +39,10 @@ describe('prepareRuleSet', () => {
     ]);
     expect(ruleSetChecks(set, 'é', [0, 1, 2]).map((check) => check.cost)).toEqual([0, 1, 2]);
     expect(ruleSetKeys(set, 'é')).toEqual([
-      key('burst'),
-      key('minute'),
-      `${key('minute')}:sum`,
-      key('c-next'),
+      key('burst', bucket),
+      key('minute', log),
+      `${key('minute', log)}:sum`,
+      key('c-next', next),
     ]);
   });
 

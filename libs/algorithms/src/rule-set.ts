@@ -1,6 +1,12 @@
 import { AlgorithmInputError } from './errors';
 import { validateIdHash, validateNonce } from './ids';
-import { checkKeyScope, checkRuleName, formatRuleKey, identifierHash } from './rule-key';
+import {
+  checkKeyScope,
+  checkRuleName,
+  formatRuleKey,
+  identifierHash,
+  ruleStateName,
+} from './rule-key';
 import type { AnyRuleSpec } from './rule-spec';
 import { ruleKeys } from './script-args';
 import {
@@ -12,14 +18,17 @@ import {
 } from './validate';
 
 export interface RuleSetRule {
-  /** The rule part of its keys (`ruleKey`'s `rule`); unique in the set. */
+  /** Unique in the set; its keys' rule part is `ruleStateName(name, rule)`. */
   name: string;
   rule: AnyRuleSpec;
   /** See `RuleCheck.candidate`. */
   candidate?: boolean;
 }
 
-/** The rules of one policy, keyed as `ruleKey({ prefix, scope, identifier, rule: name })`. */
+/**
+ * The rules of one policy, keyed as `ruleKey({ prefix, scope, identifier, rule })` with `rule` =
+ * `ruleStateName(name, spec)`: a change of a rule's algorithm or window moves it to fresh keys.
+ */
 export interface RuleSetSpec {
   prefix: string;
   scope: string;
@@ -28,6 +37,8 @@ export interface RuleSetSpec {
 
 export interface PreparedRule {
   readonly name: string;
+  /** The rule part of its keys: `ruleStateName(name, rule)`. */
+  readonly keyName: string;
   /** Validated, defaults filled in (GCRA burst), frozen. */
   readonly rule: AnyRuleSpec;
   readonly candidate: boolean;
@@ -78,6 +89,7 @@ export function prepareRuleSet(spec: RuleSetSpec, field = 'rules'): PreparedRule
     if (valid.algorithm === 'fixed_window' && valid.calendar) Object.freeze(valid.calendar);
     return Object.freeze({
       name: unique,
+      keyName: ruleStateName(unique, valid),
       rule: Object.freeze(valid),
       candidate: checkCandidate(valid, candidate, `${at}.candidate`),
     });
@@ -132,13 +144,18 @@ export function requestChecks(
   }
   const shared = costs ? 0 : validateCost(cost);
   return set.rules.map((prepared, i) => ({
-    key: formatRuleKey(set.prefix, set.scope, idHash, prepared.name),
+    key: preparedRuleKey(set, idHash, prepared),
     rule: prepared.rule,
     cost: costs ? validateCost(costs[i], `cost[${i}]`) : shared,
     candidate: prepared.candidate,
     name: prepared.name,
     ...(lease !== undefined && prepared.rule.algorithm === 'concurrency' ? { lease } : {}),
   }));
+}
+
+/** The base key of one of the set's rules for an identifier hash. */
+export function preparedRuleKey(set: PreparedRuleSet, idHash: string, rule: PreparedRule): string {
+  return formatRuleKey(set.prefix, set.scope, idHash, rule.keyName);
 }
 
 /** Every Redis key the set keeps for this identifier (two for a sliding log), e.g. to reset it. */

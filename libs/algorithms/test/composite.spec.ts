@@ -13,6 +13,7 @@ import {
   prepareRuleSet,
   ruleKey,
   ruleKeys,
+  type AnyRuleSpec,
   type CompositeDecision,
   type PreparedLease,
   type RuleCheck,
@@ -27,8 +28,8 @@ describe('checkRules (composite script)', () => {
   });
   afterAll(() => t.cleanup());
 
-  const keyOf = (identifier: string, rule: string): string =>
-    ruleKey({ prefix: t.prefix, scope: 'policy', identifier, rule });
+  const keyOf = (identifier: string, rule: string, state?: AnyRuleSpec): string =>
+    ruleKey({ prefix: t.prefix, scope: 'policy', identifier, rule, state });
 
   it(
     'agrees with the model, all-or-nothing per group, prepared or not; a denied group or a passed deadline writes nothing',
@@ -82,7 +83,7 @@ describe('checkRules (composite script)', () => {
           for (const { dtUs, costs, dryRun, viaPrepared, deadlineUs } of sequence) {
             nowUs += dtUs;
             const checks: RuleCheck[] = rules.map(({ rule, candidate }, i) => ({
-              key: keyOf(identifier, `r${i}`),
+              key: keyOf(identifier, `r${i}`, rule),
               rule,
               candidate,
               cost: costs[i],

@@ -218,7 +218,9 @@ describe('reserve -> settle, per algorithm (real Redis, injected clock)', () => 
       reservation: { ttlMs: TTL },
     });
     expect(decision.reservation?.rules).toEqual(['kept', 'renamed', 'retyped']);
-    const untouched = ruleSetKeys(charged, identifier).filter((key) => !key.endsWith(':kept'));
+    const untouched = ruleSetKeys(charged, identifier).filter(
+      (key) => !key.endsWith(':kept.fw-60000'),
+    );
     const snap = await snapshot(t.redis, untouched);
     const result = await settleReservation(
       t.redis,

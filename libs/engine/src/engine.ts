@@ -31,7 +31,7 @@ import {
   type FieldIssue,
 } from '@sluice/policy';
 import type { RedisOptions } from 'ioredis';
-import { CircuitBreaker, type CircuitBreakerOptions } from './breaker';
+import { CircuitBreakers, type CircuitBreakersOptions } from './breaker';
 import {
   AuthenticationError,
   ForbiddenError,
@@ -94,7 +94,8 @@ export interface DecisionEngineOptions {
   recorder: DecisionRecorder;
   /** Ms epoch clock for override expiry, key expiry and event times (default Date.now). */
   clock?: () => number;
-  breaker?: Omit<CircuitBreakerOptions, 'clock'>;
+  /** One circuit per policy (see `CircuitBreakers`). */
+  breaker?: Omit<CircuitBreakersOptions, 'clock'>;
   /** The local fail mode's in-process limiter. */
   localLimiter?: Omit<LocalLimiterOptions, 'clock'>;
   /** Redis failures answered by a fail mode, and the cache's background failures. */
@@ -144,7 +145,8 @@ const TIMEOUT = Symbol('timeout');
  */
 export class DecisionEngine {
   readonly cache: PolicyCache;
-  readonly breaker: CircuitBreaker;
+  /** Per policy, by its rule keys' scope `<tenantId>.<policyId>`. */
+  readonly breakers: CircuitBreakers;
   private readonly ownsCache: boolean;
   private readonly redis: RedisLike;
   private readonly recorder: DecisionRecorder;
@@ -173,7 +175,7 @@ export class DecisionEngine {
     this.rulePrefix = `${options.prefix}rl:`;
     // refuses a prefix that cannot start rule keys now rather than on the first check
     ruleKey({ prefix: this.rulePrefix, scope: 'probe', identifier: 'probe', rule: 'probe' });
-    this.breaker = new CircuitBreaker({ ...options.breaker, clock: this.clock });
+    this.breakers = new CircuitBreakers({ ...options.breaker, clock: this.clock });
     this.local = new LocalLimiter({ ...options.localLimiter, clock: this.clock });
     if (options.cache) {
       this.cache = options.cache;
@@ -568,7 +570,9 @@ export class DecisionEngine {
 
   /**
    * The composite call, raced against the policy's timeout. Undefined when it failed, timed out,
-   * or was not tried (disconnected, circuit open): the caller applies the fail mode. A reply
+   * or was not tried (disconnected, or the policy's circuit open): the caller applies the fail
+   * mode. Failures count against this policy's circuit only, so one broken or slow policy does
+   * not send the others to their fail mode; a lost connection stops every call at once. A reply
    * arriving after the timeout is ignored, so the check is still answered and recorded once; and
    * the script carries the same deadline on the Redis clock, so one that Redis only starts after
    * it (queued behind a slow command, a pause) charges nothing. Left open: a script that started
@@ -581,7 +585,8 @@ export class DecisionEngine {
     options: { dryRun: boolean; reservation?: ReservationOptions | undefined },
     { redisTimeoutMs }: CompiledPolicy,
   ): Promise<PreparedDecision | undefined> | undefined {
-    if (this.redis.status !== 'ready' || !this.breaker.tryAcquire()) return undefined;
+    const circuit = set.scope;
+    if (this.redis.status !== 'ready' || !this.breakers.tryAcquire(circuit)) return undefined;
     const deadline = this.redisClock.now() + redisTimeoutMs;
     const call = checkPrepared(this.redis, set, identifier, cost, { ...options, deadline });
     return new Promise((resolve, reject) => {
@@ -589,7 +594,7 @@ export class DecisionEngine {
       // what arrives after the timeout (a reply or an error) is ignored
       const timer = setTimeout(() => {
         settled = true;
-        this.breaker.failure();
+        this.breakers.failure(circuit);
         this.onError(new Error(`Redis did not answer the check within ${redisTimeoutMs} ms`));
         resolve(undefined);
       }, redisTimeoutMs);
@@ -597,7 +602,7 @@ export class DecisionEngine {
         (decision) => {
           if (settled) return;
           clearTimeout(timer);
-          this.breaker.success();
+          this.breakers.success(circuit);
           resolve(decision);
         },
         (error: unknown) => {
@@ -608,7 +613,7 @@ export class DecisionEngine {
             reject(error);
             return;
           }
-          this.breaker.failure();
+          this.breakers.failure(circuit);
           this.onError(error);
           resolve(undefined);
         },

@@ -1,4 +1,11 @@
-export { CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from './breaker';
+export {
+  CircuitBreaker,
+  CircuitBreakers,
+  type CircuitBreakerOptions,
+  type CircuitBreakersOptions,
+  type CircuitState,
+  type CircuitStats,
+} from './breaker';
 export {
   DecisionEngine,
   engineRedisOptions,

@@ -120,6 +120,7 @@ describe('DecisionEngine.check', () => {
       scope: `tnt_a.${published.policies['api']!.id}`,
       identifier: 'a',
       rule: 'burst',
+      state: { algorithm: 'token_bucket', capacity: 1, refillPerSecond: 1 },
     });
     expect(await t.redis.exists(key)).toBe(1);
   });
@@ -381,6 +382,7 @@ describe('tenants, keys and input', () => {
         scope: `${tenantId}.pol_template`,
         identifier: 'same-user',
         rule: 'burst',
+        state: { algorithm: 'token_bucket', capacity: 1, refillPerSecond: 1 },
       });
     expect(await t.redis.exists(key('tnt_a'), key('tnt_b'))).toBe(2);
   });

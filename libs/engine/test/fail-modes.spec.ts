@@ -289,6 +289,7 @@ describe('a Redis slower than the policy timeout', () => {
       scope: 'tnt_a.pol_open',
       identifier: 'u',
       rule: 'burst',
+      state: { algorithm: 'token_bucket', capacity: 1, refillPerSecond: 1 },
     });
     expect(await own.redis.exists(key)).toBe(0);
     expect(setup.log.events.map((e) => [e.identifier, e.reason])).toEqual([
@@ -306,10 +307,10 @@ describe('a Redis slower than the policy timeout', () => {
     await pause(600);
     expect((await check()).reason).toBe('fail-open');
     expect((await check()).reason).toBe('fail-open');
-    expect(setup.engine.breaker.state).toBe('open');
+    expect(setup.engine.breakers.state('tnt_a.pol_open')).toBe('open');
     for (let i = 0; i < 5; i += 1) expect((await check()).reason).toBe('fail-open');
     expect(commands).toEqual(['evalsha', 'evalsha']);
     await until(async () => (await check()).reason === 'allowed', 50);
-    expect(setup.engine.breaker.state).toBe('closed');
+    expect(setup.engine.breakers.state('tnt_a.pol_open')).toBe('closed');
   });
 });

@@ -1,4 +1,4 @@
-import { ruleKey } from '@sluice/algorithms';
+import { ruleKey, type AnyRuleSpec } from '@sluice/algorithms';
 import { createTestRedis, type TestRedis } from '@sluice/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ForbiddenError } from '../src/index';
@@ -70,9 +70,15 @@ describe('DecisionEngine.reset', () => {
     const { checker, admin, request } = await fixture();
     await setup.engine.check({ key: checker, ...request, cost: 2 });
     await setup.engine.check({ key: checker, ...request, identifier: 'other' });
-    const key = (rule: string) =>
-      ruleKey({ prefix: `${t.prefix}rl:`, scope: 'tnt_a.pol_api', identifier: 'u', rule });
-    const keys = [key('burst'), key('log'), `${key('log')}:sum`, key('c-next')];
+    const bucketState = { algorithm: 'token_bucket', capacity: 1, refillPerSecond: 1 } as const;
+    const key = (rule: string, state: AnyRuleSpec) =>
+      ruleKey({ prefix: `${t.prefix}rl:`, scope: 'tnt_a.pol_api', identifier: 'u', rule, state });
+    const keys = [
+      key('burst', bucketState),
+      key('log', logRule),
+      `${key('log', logRule)}:sum`,
+      key('c-next', bucketState),
+    ];
     expect(await t.redis.exists(...keys)).toBe(4);
 
     expect(await setup.engine.reset({ key: admin, ...request })).toEqual({ deleted: 4 });

@@ -168,6 +168,7 @@ describe('DecisionEngine leases', () => {
       scope: 'tnt_a.pol_calls',
       identifier: 'u',
       rule: 'inflight',
+      state: { algorithm: 'concurrency', limit: 1, leaseTtlMs: 60_000 },
     });
     expect(await t.redis.zcard(leaseKey)).toBe(1);
 

@@ -2,11 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { newId, type Prisma, type PrismaClient } from '@sluice/db';
 import { TenantAccessService } from '../access/tenant-access.service';
 import { type AuditActor, AuditService } from '../audit/audit.service';
-import type { AuthUser } from '../auth/auth-user';
+import { isOperator, type AuthUser } from '../auth/auth-user';
 import { asJson } from '../database/json';
 import { PRISMA } from '../database/prisma.token';
 import { AppError, throwIfIssues, type FieldIssue } from '../graphql/app-error';
 import { type Connection, pageQuery, toConnection } from '../graphql/pagination';
+import { checkChangeBounds } from '../policy-config/compile-state';
 import { overrideField } from '../policy-config/field-paths';
 import type { OverrideRow, RuleParams, TenantState } from '../policy-config/tenant-state';
 import { overrideModel, type Override } from '../policy/models/policy.model';
@@ -123,6 +124,7 @@ export class OverrideService {
           'input.identifier',
         );
       }
+      this.checkPlanBounds(user, state, policy.id, rules, input.rules);
       const row: OverrideRow = {
         id: newId('override'),
         policyId: policy.id,
@@ -157,6 +159,8 @@ export class OverrideService {
       const state = await this.states.lockAndLoad(tx, tenantId);
       const before = state.overrides.find((o) => o.id === id);
       if (!before) throw AppError.notFound('No such override.');
+      if (rules && input.rules)
+        this.checkPlanBounds(user, state, before.policyId, rules, input.rules);
       const after: OverrideRow = {
         ...before,
         ...(rules && { rules }),
@@ -186,8 +190,10 @@ export class OverrideService {
         tenantId,
         before: asJson(before),
       });
-      const { version } = await this.versions.commit(tx, tenantId, { actorId: actor.id });
-      return { override: null, version };
+      const { version, countersReset } = await this.versions.commit(tx, tenantId, {
+        actorId: actor.id,
+      });
+      return { override: null, version, countersReset };
     });
   }
 
@@ -209,11 +215,32 @@ export class OverrideService {
       after: asJson(after),
     });
     const order = (ruleInputs ?? []).map((rule) => rule.name);
-    const { version } = await this.versions.commit(tx, tenantId, {
+    const { version, countersReset } = await this.versions.commit(tx, tenantId, {
       actorId: actor.id,
       fieldOf: (issue) => overrideField(issue, after, order, 'input'),
     });
-    return { override: overrideModel(after, policyName), version };
+    return { override: overrideModel(after, policyName), version, countersReset };
+  }
+
+  /**
+   * A tenant's override of one of its plan's policies stays within what the plan lets the tenant
+   * change (`tenantBounds`), as its own change of the template would: else per-plan quotas could be
+   * raised one identifier at a time. Operators may go beyond.
+   */
+  private checkPlanBounds(
+    user: AuthUser,
+    state: TenantState,
+    policyId: string,
+    rules: Record<string, RuleParams>,
+    inputs: readonly RuleChangeInput[],
+  ): void {
+    if (isOperator(user) || !state.planPolicies.some((p) => p.id === policyId)) return;
+    const order = inputs.map((rule) => rule.name);
+    throwIfIssues(
+      checkChangeBounds(state, policyId, rules, (rule, param) =>
+        ['input.rules', order.indexOf(rule), param].filter((p) => p !== undefined).join('.'),
+      ),
+    );
   }
 
   private policyNamed(state: TenantState, name: string) {

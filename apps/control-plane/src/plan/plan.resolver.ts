@@ -34,6 +34,14 @@ export class PlanResolver {
     return this.service.policies(plan.id);
   }
 
+  @ResolveField(() => Int, {
+    description:
+      "The cap that applies under this plan: most units per window of a sliding_window_log rule (the plan's, else the platform's). Use sliding_window_counter beyond it.",
+  })
+  slidingLogLimitCap(@Parent() plan: Plan) {
+    return this.service.logCapOf(plan);
+  }
+
   // field resolvers run no guards: the check is here
   @ResolveField(() => Int, {
     nullable: true,

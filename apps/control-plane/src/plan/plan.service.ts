@@ -8,11 +8,14 @@ import { type AuditActor, AuditService } from '../audit/audit.service';
 import type { AuthUser } from '../auth/auth-user';
 import { asJson } from '../database/json';
 import { PRISMA } from '../database/prisma.token';
+import { ENV, type Env } from '../env';
 import { AppError, throwIfIssues } from '../graphql/app-error';
 import { parseInput } from '../graphql/input';
 import { type Connection, pageQuery, toConnection } from '../graphql/pagination';
+import type { CounterReset } from '../policy-config/counter-resets';
 import { boundsIssues, policyIssues } from '../policy-config/field-paths';
 import { fitChange, fitOverride } from '../policy-config/fit';
+import { logCap, templateLogCapIssues } from '../policy-config/log-cap';
 import type { PolicyRow } from '../policy-config/tenant-state';
 import {
   policyModel,
@@ -43,10 +46,12 @@ const createPlanSchema = z.object({
     .regex(SLUG_PATTERN, 'must be 1 to 63 lowercase letters, digits or inner hyphens'),
   name: planFields.name,
   description: planFields.description.nullish().transform((value) => value ?? ''),
+  slidingLogMaxLimit: z.number().int().min(1, 'must be at least 1').nullish(),
 });
 const updatePlanSchema = z.object({
   name: planFields.name.nullish(),
   description: planFields.description.nullish(),
+  slidingLogMaxLimit: z.number().int().min(1, 'must be at least 1').nullish(),
 });
 
 const rulesInclude = {
@@ -67,6 +72,7 @@ export class PlanService {
     private readonly states: TenantStateRepository,
     private readonly versions: PolicyVersionsService,
     private readonly changes: TenantChanges,
+    @Inject(ENV) private readonly env: Env,
   ) {}
 
   /** Operators see every plan; tenant members the plans of their tenants. */
@@ -124,8 +130,28 @@ export class PlanService {
     return this.prisma.tenant.count({ where: { planId, deletedAt: null } });
   }
 
+  /** The cap on sliding-log limits under `plan`: its own, at most the platform's. */
+  logCapOf(plan: { slidingLogMaxLimit: number | null }): number {
+    return logCap(this.env.CONTROL_PLANE_SLIDING_LOG_MAX_LIMIT, plan.slidingLogMaxLimit);
+  }
+
+  /** A plan may lower the platform's cap, not raise it. */
+  private checkPlanCap(cap: number | null | undefined): void {
+    const platform = this.env.CONTROL_PLANE_SLIDING_LOG_MAX_LIMIT;
+    if (cap != null && cap > platform) {
+      throw AppError.badUserInput([
+        {
+          field: 'input.slidingLogMaxLimit',
+          message: `must be at most ${platform} (the platform's cap, CONTROL_PLANE_SLIDING_LOG_MAX_LIMIT)`,
+        },
+      ]);
+    }
+  }
+
   async create(actor: AuditActor, input: CreatePlanInput): Promise<Plan> {
-    const data = parseInput(createPlanSchema, input, 'input');
+    const { slidingLogMaxLimit, ...fields } = parseInput(createPlanSchema, input, 'input');
+    this.checkPlanCap(slidingLogMaxLimit);
+    const data = { ...fields, slidingLogMaxLimit: slidingLogMaxLimit ?? null };
     return this.prisma.$transaction(async (tx) => {
       if (await tx.plan.findUnique({ where: { slug: data.slug }, select: { id: true } })) {
         throw AppError.conflict(`A plan with the slug ${data.slug} exists.`, 'input.slug');
@@ -143,6 +169,7 @@ export class PlanService {
 
   async update(actor: AuditActor, id: string, input: UpdatePlanInput): Promise<Plan> {
     const data = parseInput(updatePlanSchema, input, 'input');
+    this.checkPlanCap(data.slidingLogMaxLimit);
     return this.prisma.$transaction(async (tx) => {
       const before = await tx.plan.findUnique({ where: { id } });
       if (!before) throw AppError.notFound('No such plan.');
@@ -151,14 +178,23 @@ export class PlanService {
         data: {
           ...(data.name != null && { name: data.name }),
           ...(data.description != null && { description: data.description }),
+          // explicit null clears the plan's cap; absent leaves it
+          ...(data.slidingLogMaxLimit !== undefined && {
+            slidingLogMaxLimit: data.slidingLogMaxLimit,
+          }),
         },
+      });
+      const audited = (row: typeof plan) => ({
+        name: row.name,
+        description: row.description,
+        slidingLogMaxLimit: row.slidingLogMaxLimit,
       });
       await this.audit.record(tx, actor, {
         action: 'plan.update',
         entityType: 'Plan',
         entityId: id,
-        before: { name: before.name, description: before.description },
-        after: { name: plan.name, description: plan.description },
+        before: audited(before),
+        after: audited(plan),
       });
       return plan;
     });
@@ -193,9 +229,12 @@ export class PlanService {
     const row = policyRowFromInput(input, newId('policy'), true);
     this.validate(row);
     return this.changes.run(async (tx) => {
-      if (!(await tx.plan.findUnique({ where: { id: planId }, select: { id: true } }))) {
-        throw AppError.notFound('No such plan.');
-      }
+      const plan = await tx.plan.findUnique({
+        where: { id: planId },
+        select: { slidingLogMaxLimit: true },
+      });
+      if (!plan) throw AppError.notFound('No such plan.');
+      throwIfIssues(templateLogCapIssues(row, undefined, this.logCapOf(plan), 'input'));
       await this.assertNameFree(tx, planId, row.name, undefined);
       await this.states.putPolicy(tx, { planId }, row);
       await this.audit.record(tx, actor, {
@@ -219,10 +258,11 @@ export class PlanService {
     return this.changes.run(async (tx) => {
       const existing = await tx.policy.findFirst({
         where: { id, planId: { not: null } },
-        include: rulesInclude,
+        include: { ...rulesInclude, plan: { select: { slidingLogMaxLimit: true } } },
       });
-      if (!existing?.planId) throw AppError.notFound('No such plan policy.');
+      if (!existing?.planId || !existing.plan) throw AppError.notFound('No such plan policy.');
       const before = toPolicyRow(existing);
+      throwIfIssues(templateLogCapIssues(row, before, this.logCapOf(existing.plan), 'input'));
       await this.assertNameFree(tx, existing.planId, row.name, id);
       await this.states.putPolicy(tx, { planId: existing.planId }, row);
       await this.audit.record(tx, actor, {
@@ -299,20 +339,26 @@ export class PlanService {
     planId: string,
     before: PolicyRow | undefined,
     after: PolicyRow | undefined,
-  ): Promise<{ tenantsRepublished: number; tenantsTrimmed: number }> {
+  ): Promise<{
+    tenantsRepublished: number;
+    tenantsTrimmed: number;
+    countersReset: CounterReset[];
+  }> {
     const tenants = await tx.tenant.findMany({
       where: { planId, deletedAt: null },
       select: { id: true, slug: true },
       orderBy: { id: 'asc' },
     });
     let republished = 0;
+    const countersReset: CounterReset[] = [];
     let trimmed = 0;
     for (const tenant of tenants) {
       await this.states.lock(tx, tenant.id);
       if (before && after && (await this.trim(tx, actor, tenant.id, before, after))) trimmed += 1;
       try {
-        const { created } = await this.versions.commit(tx, tenant.id, { actorId: actor.id });
-        if (created) republished += 1;
+        const committed = await this.versions.commit(tx, tenant.id, { actorId: actor.id });
+        if (committed.created) republished += 1;
+        countersReset.push(...committed.countersReset);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         throw AppError.badUserInput([
@@ -320,7 +366,7 @@ export class PlanService {
         ]);
       }
     }
-    return { tenantsRepublished: republished, tenantsTrimmed: trimmed };
+    return { tenantsRepublished: republished, tenantsTrimmed: trimmed, countersReset };
   }
 
   private async trim(

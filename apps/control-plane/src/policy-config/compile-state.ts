@@ -1,4 +1,5 @@
 import { compileTenant, PolicyValidationError, type UnpublishedTenant } from '@sluice/policy';
+import { isDeepStrictEqual } from 'node:util';
 import {
   effectivePolicies,
   toPolicyInput,
@@ -147,4 +148,25 @@ export function checkChangeBounds(
     }
   }
   return issues;
+}
+
+/**
+ * The overrides of plan templates in `after` that are new or changed since `before`, checked
+ * against the plan's bounds as the tenant's own change of the template would be (an import or
+ * rollback by a tenant admin); `fieldOf` names a parameter of the override at `index`.
+ */
+export function overrideBoundsIssues(
+  before: TenantState,
+  after: TenantState,
+  fieldOf: (index: number, rule: string, param?: string) => string,
+): { field: string; message: string }[] {
+  const templates = new Set(after.planPolicies.map((policy) => policy.id));
+  return after.overrides.flatMap((override, index) => {
+    if (!templates.has(override.policyId)) return [];
+    const old = before.overrides.find((o) => o.id === override.id);
+    if (old && isDeepStrictEqual(old.rules, override.rules)) return [];
+    return checkChangeBounds(after, override.policyId, override.rules, (rule, param) =>
+      fieldOf(index, rule, param),
+    );
+  });
 }

@@ -2,12 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { newId, type Prisma, type PrismaClient } from '@sluice/db';
 import { TenantAccessService } from '../access/tenant-access.service';
 import { type AuditActor, AuditService } from '../audit/audit.service';
-import type { AuthUser } from '../auth/auth-user';
+import { isOperator, type AuthUser } from '../auth/auth-user';
 import { asJson } from '../database/json';
 import { PRISMA } from '../database/prisma.token';
 import { AppError, badUserInputOf, throwIfIssues, type FieldIssue } from '../graphql/app-error';
 import { type Connection, pageQuery, toConnection } from '../graphql/pagination';
-import { checkChangeBounds, type LocatedIssue } from '../policy-config/compile-state';
+import {
+  checkChangeBounds,
+  overrideBoundsIssues,
+  type LocatedIssue,
+} from '../policy-config/compile-state';
 import { changeField, policyField, policyIssues } from '../policy-config/field-paths';
 import {
   applyPolicyDocument,
@@ -104,11 +108,11 @@ export class PolicyService {
         tenantId,
         after: asJson(row),
       });
-      const { version } = await this.versions.commit(tx, tenantId, {
+      const { version, countersReset } = await this.versions.commit(tx, tenantId, {
         actorId: actor.id,
         fieldOf: (issue) => policyField(issue, row, 'input'),
       });
-      return { policy: policyModel(row, { tenantId }), version };
+      return { policy: policyModel(row, { tenantId }), version, countersReset };
     });
   }
 
@@ -135,11 +139,11 @@ export class PolicyService {
         before: asJson(before),
         after: asJson(row),
       });
-      const { version } = await this.versions.commit(tx, tenantId, {
+      const { version, countersReset } = await this.versions.commit(tx, tenantId, {
         actorId: actor.id,
         fieldOf: (issue) => policyField(issue, row, 'input'),
       });
-      return { policy: policyModel(row, { tenantId }), version };
+      return { policy: policyModel(row, { tenantId }), version, countersReset };
     });
   }
 
@@ -158,8 +162,10 @@ export class PolicyService {
         tenantId,
         before: asJson(before),
       });
-      const { version } = await this.versions.commit(tx, tenantId, { actorId: actor.id });
-      return { policy: null, version };
+      const { version, countersReset } = await this.versions.commit(tx, tenantId, {
+        actorId: actor.id,
+      });
+      return { policy: null, version, countersReset };
     });
   }
 
@@ -214,14 +220,14 @@ export class PolicyService {
         before: (existing?.rules ?? {}) as Prisma.InputJsonObject,
         after: meaningful as Prisma.InputJsonObject,
       });
-      const { version } = await this.versions.commit(tx, input.tenantId, {
+      const { version, countersReset } = await this.versions.commit(tx, input.tenantId, {
         actorId: actor.id,
         fieldOf: (issue: LocatedIssue) => changeField(issue, base.id, order, 'input.rules'),
       });
       const after = await this.states.load(tx, input.tenantId);
       const policy = after && effectivePolicies(after).find((p) => p.id === base.id);
       if (!policy) throw new Error(`policy ${base.id} vanished`);
-      return { policy: effectivePolicyModel(policy), version };
+      return { policy: effectivePolicyModel(policy), version, countersReset };
     });
   }
 
@@ -280,7 +286,7 @@ export class PolicyService {
     if ('issues' in parsed) {
       throw badUserInputOf(parsed.issues, { field: 'document', message: 'invalid' });
     }
-    return this.replace(actor, input.tenantId, parsed.document, {
+    return this.replace(user, actor, input.tenantId, parsed.document, {
       reason: 'import',
       dryRun: input.dryRun ?? false,
     });
@@ -294,7 +300,7 @@ export class PolicyService {
   ): Promise<PolicyChangeResult> {
     await this.tenants.tenant(user, tenantId, 'write');
     const document = await this.versionDocument(tenantId, version);
-    return this.replace(actor, tenantId, document, {
+    return this.replace(user, actor, tenantId, document, {
       reason: 'rollback',
       rolledBackFrom: version,
       dryRun: false,
@@ -316,6 +322,7 @@ export class PolicyService {
    * compared.
    */
   private async replace(
+    user: AuthUser,
     actor: AuditActor,
     tenantId: string,
     document: PolicyDocument,
@@ -346,13 +353,21 @@ export class PolicyService {
           ),
         );
       });
+      // operators may set overrides beyond the plan's bounds; tenant admins may not
+      if (!isOperator(user)) {
+        issues.push(
+          ...overrideBoundsIssues(before, after, (index, rule, param) =>
+            [`document.overrides.${index}.rules`, rule, param].filter(Boolean).join('.'),
+          ),
+        );
+      }
       throwIfIssues(issues);
       const changes = diffPolicyDocuments(toPolicyDocument(before), document).map(toDiffModel);
       const fieldOf = (issue: LocatedIssue) => documentField(issue, after, document);
       if (options.dryRun) {
         // validates the whole tenant as a commit would, writing nothing
-        await this.versions.validate(after, fieldOf);
-        return { dryRun: true, changes, version: null };
+        const countersReset = await this.versions.preview(tx, after, fieldOf);
+        return { dryRun: true, changes, version: null, countersReset };
       }
       await this.states.replaceTenantLayer(tx, before, after);
       await this.audit.record(tx, actor, {
@@ -366,13 +381,13 @@ export class PolicyService {
           ...(options.rolledBackFrom && { from: options.rolledBackFrom }),
         }),
       });
-      const { version } = await this.versions.commit(tx, tenantId, {
+      const { version, countersReset } = await this.versions.commit(tx, tenantId, {
         reason: options.reason,
         ...(options.rolledBackFrom !== undefined && { rolledBackFrom: options.rolledBackFrom }),
         actorId: actor.id,
         fieldOf,
       });
-      return { dryRun: false, changes, version };
+      return { dryRun: false, changes, version, countersReset };
     };
     if (options.dryRun) return attempt(this.prisma);
     return this.changes.run(attempt);

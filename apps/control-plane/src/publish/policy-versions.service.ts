@@ -1,11 +1,19 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { newId, type Prisma } from '@sluice/db';
-import type { TenantConfigInput } from '@sluice/policy';
+import {
+  compileTenant,
+  PolicyValidationError,
+  type TenantConfigInput,
+  type UnpublishedTenant,
+} from '@sluice/policy';
 import { isDeepStrictEqual } from 'node:util';
 import { asJson } from '../database/json';
+import { ENV, type Env } from '../env';
 import { AppError, badUserInputOf, type FieldIssue } from '../graphql/app-error';
 import { OutboxService } from '../outbox/outbox.service';
 import { compileState, type LocatedIssue } from '../policy-config/compile-state';
+import { counterResets, type CounterReset } from '../policy-config/counter-resets';
+import { logCap, logCapIssues } from '../policy-config/log-cap';
 import { toPolicyDocument, type PolicyDocument } from '../policy-config/policy-document';
 import { toConfigInput, type TenantState } from '../policy-config/tenant-state';
 import { TenantStateRepository } from './tenant-state.repository';
@@ -38,6 +46,13 @@ export interface CommittedVersion {
   version: number;
   /** False when the effective configuration did not change (no new version was written). */
   created: boolean;
+  /** The rules whose counters the new version starts afresh (algorithm or window changed). */
+  countersReset: CounterReset[];
+}
+
+interface LatestVersion {
+  version: number;
+  content: VersionContent;
 }
 
 /**
@@ -51,6 +66,7 @@ export class PolicyVersionsService {
   constructor(
     private readonly states: TenantStateRepository,
     private readonly outbox: OutboxService,
+    @Inject(ENV) private readonly env: Env,
   ) {}
 
   /**
@@ -64,10 +80,17 @@ export class PolicyVersionsService {
     return this.commitState(tx, state, options);
   }
 
-  /** What `commitState` checks, without writing: throws BAD_USER_INPUT when it does not compile. */
-  validate(state: TenantState, fieldOf?: CommitOptions['fieldOf']): void {
-    const compiled = compileState(state);
-    if ('issues' in compiled) throw toBadInput(compiled.issues, fieldOf);
+  /**
+   * What `commitState` checks, without writing: throws BAD_USER_INPUT when it does not compile;
+   * else the rules whose counters a commit would start afresh.
+   */
+  async preview(
+    tx: Db,
+    state: TenantState,
+    fieldOf?: CommitOptions['fieldOf'],
+  ): Promise<CounterReset[]> {
+    const { tenant, previous } = await this.check(tx, state, fieldOf);
+    return previous ? counterResets(previous, tenant) : [];
   }
 
   async commitState(
@@ -75,18 +98,13 @@ export class PolicyVersionsService {
     state: TenantState,
     options: CommitOptions = {},
   ): Promise<CommittedVersion> {
-    this.validate(state, options.fieldOf);
+    const { tenant, latest, previous } = await this.check(tx, state, options.fieldOf);
     const reason = options.reason ?? 'publish';
     const config = asJson<TenantConfigInput>(toConfigInput(state));
-    const latest = await tx.policyVersion.findFirst({
-      where: { tenantId: state.tenant.id },
-      orderBy: { version: 'desc' },
-      select: { version: true, content: true },
-    });
-    const unchanged =
-      latest !== null &&
-      isDeepStrictEqual((latest.content as unknown as VersionContent).config, config);
-    if (unchanged && reason === 'publish') return { version: latest.version, created: false };
+    const unchanged = latest !== undefined && isDeepStrictEqual(latest.content.config, config);
+    if (unchanged && reason === 'publish') {
+      return { version: latest.version, created: false, countersReset: [] };
+    }
     const version = (latest?.version ?? 0) + 1;
     await this.write(
       tx,
@@ -100,7 +118,38 @@ export class PolicyVersionsService {
       },
     );
     if (options.enqueue !== false) await this.outbox.enqueue(tx, state.tenant.id, 'tenant');
-    return { version, created: true };
+    const countersReset = previous ? counterResets(previous, tenant) : [];
+    return { version, created: true, countersReset };
+  }
+
+  /**
+   * Compiles `state` (the policy lib's validation) and checks what the platform bounds beyond it
+   * (the sliding-log cap, against the latest version): BAD_USER_INPUT on any issue.
+   */
+  private async check(tx: Db, state: TenantState, fieldOf: CommitOptions['fieldOf']) {
+    const compiled = compileState(state);
+    if ('issues' in compiled) throw toBadInput(compiled.issues, fieldOf);
+    const latest = await this.latest(tx, state.tenant.id);
+    const previous = latest && compileStored(latest.content.config);
+    const plan = await tx.tenant.findUnique({
+      where: { id: state.tenant.id },
+      select: { plan: { select: { slidingLogMaxLimit: true } } },
+    });
+    const cap = logCap(this.env.CONTROL_PLANE_SLIDING_LOG_MAX_LIMIT, plan?.plan.slidingLogMaxLimit);
+    const issues = logCapIssues(state, previous, cap);
+    if (issues.length > 0) throw toBadInput(issues, fieldOf);
+    return { tenant: compiled.tenant, latest, previous };
+  }
+
+  private async latest(tx: Db, tenantId: string): Promise<LatestVersion | undefined> {
+    const row = await tx.policyVersion.findFirst({
+      where: { tenantId },
+      orderBy: { version: 'desc' },
+      select: { version: true, content: true },
+    });
+    return row
+      ? { version: row.version, content: row.content as unknown as VersionContent }
+      : undefined;
   }
 
   /** A snapshot as is (the relay re-numbers one above a version Redis already holds). */
@@ -120,6 +169,17 @@ export class PolicyVersionsService {
         ...meta,
       },
     });
+  }
+}
+
+/** A stored version's configuration compiled, or undefined if today's rules refuse it. */
+function compileStored(config: TenantConfigInput): UnpublishedTenant | undefined {
+  try {
+    return compileTenant(config);
+  } catch (error) {
+    // a version stored under older validation rules: nothing to compare with
+    if (error instanceof PolicyValidationError) return undefined;
+    throw error;
   }
 }
 

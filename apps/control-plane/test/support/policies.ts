@@ -165,7 +165,7 @@ export function published(
 
 /** A data plane's decision engine over the app's Redis prefix (what `/v1/check` runs). */
 export async function dataPlane(app: TestApp): Promise<{
-  check(secret: string, policy: string, identifier: string): Promise<CheckResult>;
+  check(secret: string, policy: string, identifier: string, cost?: number): Promise<CheckResult>;
   stop(): Promise<void>;
 }> {
   const redis = app.redis.connect(engineRedisOptions);
@@ -179,9 +179,9 @@ export async function dataPlane(app: TestApp): Promise<{
   });
   await engine.start();
   return {
-    async check(secret, policy, identifier) {
+    async check(secret, policy, identifier, cost) {
       const key = await engine.authenticate(secret);
-      return engine.check({ key, policy, identifier });
+      return engine.check({ key, policy, identifier, ...(cost !== undefined && { cost }) });
     },
     async stop() {
       await engine.stop();

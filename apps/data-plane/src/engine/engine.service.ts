@@ -62,6 +62,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
         tenantRecheckMs: env.DATA_PLANE_TENANT_RECHECK_MS,
         negativeKeyTtlMs: env.DATA_PLANE_NEGATIVE_KEY_TTL_MS,
         maxKeys: env.DATA_PLANE_MAX_CACHED_KEYS,
+        maxUnknownKeys: env.DATA_PLANE_MAX_CACHED_UNKNOWN_KEYS,
         idleMs: env.DATA_PLANE_CACHE_IDLE_MS,
       },
       breaker: {
@@ -77,7 +78,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     metrics.readFrom({
       usage: () => this.recorder.stats(),
       cache: () => this.engine.cache.stats(),
-      circuit: () => this.engine.breaker.state,
+      circuits: () => this.engine.breakers.stats(),
     });
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type {
   CacheCounters,
   CheckResult,
-  CircuitState,
+  CircuitStats,
   DecisionReason,
   PolicyCacheStats,
   ReleaseResult,
@@ -22,14 +22,12 @@ type RedisErrorSource = 'engine' | 'usage' | 'connection';
 export interface MetricSources {
   usage: () => UsageStats;
   cache: () => PolicyCacheStats;
-  circuit: () => CircuitState;
+  circuits: () => CircuitStats;
 }
 
 interface Observer {
   inc(value?: number): void;
 }
-
-const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
 
 /** The `cache` label: the policy cache's two caches, by what they hold. */
 const CACHES = { tenant: 'tenants', key: 'keys' } as const satisfies Record<
@@ -177,7 +175,7 @@ export class DataPlaneMetrics {
     // arrow functions: inside `collect`, `this` is the metric
     const usage = () => this.sources?.usage();
     const cache = () => this.sources?.cache();
-    const circuit = () => this.sources?.circuit();
+    const circuits = () => this.sources?.circuits();
     const usageCounter = (name: string, help: string, pick: (stats: UsageStats) => number) =>
       new Counter({
         name,
@@ -326,15 +324,26 @@ export class DataPlaneMetrics {
         }
       },
     });
+    // per policy, the circuits are counted rather than labelled: a label per policy would grow
+    // with the tenants
     new Gauge({
-      name: 'sluice_redis_circuit_state',
-      help: 'The Redis circuit breaker: 1 for its current state (open = checks answered by fail mode without a call).',
-      labelNames: ['state'],
+      name: 'sluice_redis_circuits_open',
+      help: 'Policies whose Redis circuit is open now: their checks are answered by their fail mode without a call.',
       registers,
       collect() {
-        const state = circuit();
-        if (!state) return;
-        for (const name of CIRCUIT_STATES) this.labels(name).set(name === state ? 1 : 0);
+        const stats = circuits();
+        if (stats) this.set(stats.open);
+      },
+    });
+    new Counter({
+      name: 'sluice_redis_circuit_openings_total',
+      help: "Times a policy's Redis circuit opened after consecutive failures or timeouts (a failed probe re-opening it is not counted).",
+      registers,
+      collect() {
+        const stats = circuits();
+        if (!stats) return;
+        this.reset();
+        this.inc(stats.openings);
       },
     });
   }

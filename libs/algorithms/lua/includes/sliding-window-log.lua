@@ -12,6 +12,9 @@
 
 local SLIDING_LOG_PAGE = 100
 
+-- members the release walk read in this call: a reading for tests (test/sliding-log-walk.spec.ts)
+local sliding_log_visited = 0
+
 local function sliding_log_cost(member)
   return tonumber(string.match(member, ':(%d+)$'))
 end
@@ -35,23 +38,57 @@ local function sliding_log_sum(keys, cutoff)
   return sum, tonumber(stored[2]) or 0
 end
 
--- Score of the oldest live member by which `excess` cost has left the window, oldest first.
-local function sliding_log_release_score(key, cutoff, excess)
-  local released, offset = 0, 0
-  while true do
-    local page = redis.call('ZRANGEBYSCORE', key, '(' .. sluice_fmt(cutoff), '+inf',
-      'WITHSCORES', 'LIMIT', offset, SLIDING_LOG_PAGE)
-    if #page == 0 then
-      return nil
-    end
-    for j = 1, #page, 2 do
-      released = released + sliding_log_cost(page[j])
-      if released >= excess then
-        return tonumber(page[j + 1])
+-- Members ranked first .. last (oldest first), counted as visited; no scores, which cost as much
+-- again to convert, while only the answer's is needed.
+local function sliding_log_page(key, first, last)
+  local page = redis.call('ZRANGE', key, first, last)
+  sliding_log_visited = sliding_log_visited + #page
+  return page
+end
+
+--[[
+  Score of the first live member (oldest first) by which `excess` cost has left the window, or
+  nil when the members cannot explain the sum. It is also the oldest member after which the newer
+  ones cost at most `keep` (= sum - excess = limit - cost), so the walk starts from the end with
+  fewer members to pass (member costs are >= 1): from the oldest until `excess` is released (at
+  most `excess` members), or from the newest until more than `keep` is kept (at most keep + 1:
+  only the newest when the whole sum must leave). Pages go by rank from the first live member
+  (ZCOUNT -inf cutoff): O(log N + page) each, members sharing a microsecond no trouble, and none
+  longer than the members the walk can still need.
+]]
+local function sliding_log_release_score(key, cutoff, excess, keep)
+  local first = redis.call('ZCOUNT', key, '-inf', sluice_fmt(cutoff))
+  local last = redis.call('ZCARD', key) - 1
+  local found = nil
+  if excess <= keep + 1 then
+    local released = 0
+    while found == nil and first <= last do
+      local stop = math.min(last, first + math.min(SLIDING_LOG_PAGE, excess - released) - 1)
+      for _, member in ipairs(sliding_log_page(key, first, stop)) do
+        released = released + sliding_log_cost(member)
+        if released >= excess then
+          found = member
+          break
+        end
       end
+      first = stop + 1
     end
-    offset = offset + SLIDING_LOG_PAGE
+  else
+    local kept = 0
+    while found == nil and first <= last do
+      local start = math.max(first, last - math.min(SLIDING_LOG_PAGE, keep + 1 - kept) + 1)
+      local page = sliding_log_page(key, start, last)
+      for j = #page, 1, -1 do
+        kept = kept + sliding_log_cost(page[j])
+        if kept > keep then
+          found = page[j]
+          break
+        end
+      end
+      last = start - 1
+    end
   end
+  return found and tonumber(redis.call('ZSCORE', key, found))
 end
 
 local function sliding_log_evaluate(keys, p, now, cost)
@@ -68,7 +105,7 @@ local function sliding_log_evaluate(keys, p, now, cost)
       newest = math.max(newest or now, now)
     end
   else
-    local score = sliding_log_release_score(keys[1], cutoff, sum + cost - p.limit)
+    local score = sliding_log_release_score(keys[1], cutoff, sum + cost - p.limit, p.limit - cost)
     -- a sum its members cannot explain (cost added to the sum alone) gets one window, the longest
     -- wait the log itself knows
     d.retry = (score or now) + p.window - now

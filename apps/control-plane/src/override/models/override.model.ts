@@ -2,6 +2,7 @@ import { ArgsType, Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql
 import { ConnectionType, PageArgs } from '../../graphql/pagination';
 import { Override } from '../../policy/models/policy.model';
 import { RuleChangeInput } from '../../policy/models/rule.model';
+import { COUNTERS_RESET, CounterReset } from '../../policy/models/counter-reset.model';
 
 @ObjectType()
 export class OverrideConnection extends ConnectionType(Override) {}
@@ -70,4 +71,7 @@ export class OverridePayload {
 
   @Field(() => Int)
   version!: number;
+
+  @Field(() => [CounterReset], { description: COUNTERS_RESET })
+  countersReset!: CounterReset[];
 }

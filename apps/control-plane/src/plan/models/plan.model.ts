@@ -1,6 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { ConnectionType, PageArgs } from '../../graphql/pagination';
 import { Policy } from '../../policy/models/policy.model';
+import { COUNTERS_RESET, CounterReset } from '../../policy/models/counter-reset.model';
 
 @ObjectType({
   description: 'A price tier whose policies are templates every tenant on it inherits.',
@@ -17,6 +18,13 @@ export class Plan {
 
   @Field()
   description!: string;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "The plan's own cap on a sliding_window_log rule's limit (units per window); null: the platform's. See slidingLogLimitCap.",
+  })
+  slidingLogMaxLimit!: number | null;
 
   @Field()
   createdAt!: Date;
@@ -44,6 +52,13 @@ export class CreatePlanInput {
 
   @Field(() => String, { nullable: true })
   description?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "Most units per window of a sliding_window_log rule under this plan, below the platform's cap (CONTROL_PLANE_SLIDING_LOG_MAX_LIMIT). Null: the platform's.",
+  })
+  slidingLogMaxLimit?: number | null;
 }
 
 @InputType()
@@ -53,6 +68,13 @@ export class UpdatePlanInput {
 
   @Field(() => String, { nullable: true })
   description?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "A new cap on a sliding_window_log rule's limit under this plan (at most the platform's). Absent: unchanged; null: back to the platform's. Rules already above it keep working until edited.",
+  })
+  slidingLogMaxLimit?: number | null;
 }
 
 @ObjectType({ description: 'What a change to a plan template did to the tenants on the plan.' })
@@ -68,4 +90,9 @@ export class PlanPolicyPayload {
       'Tenants whose own changes or overrides no longer fitted the template and were trimmed (see the audit log).',
   })
   tenantsTrimmed!: number;
+
+  @Field(() => [CounterReset], {
+    description: `${COUNTERS_RESET} One entry per tenant on the plan and rule.`,
+  })
+  countersReset!: CounterReset[];
 }

@@ -20,6 +20,7 @@ import {
   ruleModel,
   toRuleRow,
 } from './rule.model';
+import { COUNTERS_RESET, CounterReset } from './counter-reset.model';
 
 @InputType({ description: 'A whole policy: its settings and rules (an update replaces them all).' })
 export class PolicySettingsInput {
@@ -282,6 +283,9 @@ export class PolicyPayload {
 
   @Field(() => Int, { description: "The tenant's version that carries the change." })
   version!: number;
+
+  @Field(() => [CounterReset], { description: COUNTERS_RESET })
+  countersReset!: CounterReset[];
 }
 
 @ObjectType()
@@ -291,4 +295,7 @@ export class EffectivePolicyPayload {
 
   @Field(() => Int)
   version!: number;
+
+  @Field(() => [CounterReset], { description: COUNTERS_RESET })
+  countersReset!: CounterReset[];
 }

@@ -132,7 +132,10 @@ export class ParamBound {
 
 @InputType()
 export class RuleInput extends RuleParamsInput {
-  @Field({ description: 'Unique in the policy; names the counter: renaming one starts it afresh.' })
+  @Field({
+    description:
+      'Unique in the policy; names the counter: renaming one, or changing its algorithm or window, starts it afresh.',
+  })
   name!: string;
 
   @Field(() => AlgorithmEnum)

@@ -1,6 +1,7 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import type { DocumentChangeKind, DocumentFormat } from '../../policy-config/policy-document';
 import { ConnectionType, PageArgs } from '../../graphql/pagination';
+import { COUNTERS_RESET, CounterReset } from './counter-reset.model';
 
 export const DocumentFormatEnum = { YAML: 'yaml', JSON: 'json' } as const satisfies Record<
   string,
@@ -95,4 +96,9 @@ export class PolicyChangeResult {
 
   @Field(() => Int, { nullable: true, description: 'The version written (null for a dry run).' })
   version!: number | null;
+
+  @Field(() => [CounterReset], {
+    description: `${COUNTERS_RESET} A dry run lists those the change would leave behind.`,
+  })
+  countersReset!: CounterReset[];
 }
