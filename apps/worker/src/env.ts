@@ -27,7 +27,7 @@ export const envSchema = z.object({
   SLUICE_WEBHOOK_ALLOWED_CIDRS: allowedCidrsEnvField(),
   /** Webhook deliveries one worker process runs at once, all endpoints together. */
   WORKER_WEBHOOK_CONCURRENCY: integer(1, 1000, 64),
-  /** A delivery attempt gets no answer within this (ms): it failed. */
+  /** A delivery attempt not over within this (ms), headers and body: it failed. */
   WORKER_WEBHOOK_TIMEOUT_MS: integer(100, 120_000, 10_000),
   /** Deliveries of one endpoint in flight at once, so a slow receiver holds only these slots. */
   WORKER_WEBHOOK_MAX_IN_FLIGHT: integer(1, 1000, 8),

@@ -41,6 +41,29 @@ export interface Answer {
   headers?: Record<string, string>;
   /** Answer this long after the request arrived (a slow receiver). */
   delayMs?: number;
+  /** After the headers, one byte of body this often, never ending (a trickling receiver). */
+  trickleMs?: number;
+  /** A body this long (in `content-length`), written as fast as the sender reads it. */
+  bodyBytes?: number;
+}
+
+/** How one answer ended, as the receiver saw it. */
+export interface AnswerEnd {
+  eventId: string;
+  /** Body bytes the receiver handed to its socket. */
+  bodyBytes: number;
+  /** False when the connection closed before the body was all written. */
+  finished: boolean;
+}
+
+/** The receiver's connections. */
+export interface Connections {
+  /** Accepted so far. */
+  opened: number;
+  /** Open now. */
+  open: number;
+  /** Most open at once. */
+  maxOpen: number;
 }
 
 /** A local HTTP receiver on loopback that records every request and its arrival time. */
@@ -50,6 +73,9 @@ export interface Receiver {
   readonly arrivals: Arrival[];
   /** Most requests it held at once (answered or given up by the sender). */
   readonly maxInFlight: number;
+  readonly connections: Connections;
+  /** Answers whose exchange is over, in the order they ended. */
+  readonly ends: AnswerEnd[];
   /** Answer request i with `answers[i]`, the last one for every later request. */
   answerWith(answers: readonly Answer[]): void;
   close(): Promise<void>;
@@ -67,27 +93,73 @@ let count = 0;
 let inFlight = 0;
 let maxInFlight = 0;
 const sockets = new Set();
+const connections = { opened: 0, open: 0, maxOpen: 0 };
+const CHUNK = Buffer.alloc(65536, 46);
+// writes the body a chunk at a time, each when the last one has left (back-pressure)
+function pump(response, bytes, sent) {
+  let left = bytes;
+  const next = () => {
+    while (left > 0 && !response.destroyed) {
+      const piece = left >= CHUNK.length ? CHUNK : CHUNK.subarray(0, left);
+      left -= piece.length;
+      sent(piece.length);
+      if (left === 0) response.end(piece);
+      else if (!response.write(piece)) return void response.once('drain', next);
+    }
+  };
+  next();
+}
+function answer(response, how, sent) {
+  if (how.trickleMs) {
+    response.writeHead(how.status, how.headers);
+    response.flushHeaders();
+    const timer = setInterval(() => {
+      sent(1);
+      response.write('.');
+    }, how.trickleMs);
+    response.on('close', () => clearInterval(timer));
+  } else if (how.bodyBytes) {
+    response.writeHead(how.status, { ...how.headers, 'content-length': how.bodyBytes });
+    pump(response, how.bodyBytes, sent);
+  } else {
+    sent(2);
+    response.writeHead(how.status, how.headers).end('ok');
+  }
+}
 const server = http.createServer((request, response) => {
   const at = performance.timeOrigin + performance.now();
   const index = count++;
+  const eventId = String(request.headers['sluice-event-id']);
+  let bodyBytes = 0;
   inFlight += 1;
   maxInFlight = Math.max(maxInFlight, inFlight);
-  response.on('close', () => (inFlight -= 1));
+  response.on('close', () => {
+    inFlight -= 1;
+    parentPort.postMessage({ kind: 'end', end: { eventId, bodyBytes, finished: response.writableFinished } });
+  });
   const chunks = [];
   request.on('data', (chunk) => chunks.push(chunk));
   request.on('end', () => {
     const body = Buffer.concat(chunks).toString('utf8');
     parentPort.postMessage({ kind: 'arrival', maxInFlight,
-      arrival: { at, eventId: String(request.headers['sluice-event-id']), headers: request.headers, body } });
-    const answer = answers[Math.min(index, answers.length - 1)];
+      arrival: { at, eventId, headers: request.headers, body } });
+    const next = answers[Math.min(index, answers.length - 1)];
     setTimeout(() => {
-      if (!response.destroyed) response.writeHead(answer.status, answer.headers).end('ok');
-    }, answer.delayMs || 0);
+      if (!response.destroyed) answer(response, next, (bytes) => (bodyBytes += bytes));
+    }, next.delayMs || 0);
   });
 });
 server.on('connection', (socket) => {
   sockets.add(socket);
-  socket.on('close', () => sockets.delete(socket));
+  connections.opened += 1;
+  connections.open += 1;
+  connections.maxOpen = Math.max(connections.maxOpen, connections.open);
+  parentPort.postMessage({ kind: 'connections', connections });
+  socket.on('close', () => {
+    sockets.delete(socket);
+    connections.open -= 1;
+    parentPort.postMessage({ kind: 'connections', connections });
+  });
 });
 parentPort.on('message', (message) => {
   if (message.kind === 'answers') answers = message.answers;
@@ -103,6 +175,8 @@ server.listen(0, workerData.host, () =>
 type ReceiverMessage =
   | { kind: 'listening'; port: number }
   | { kind: 'arrival'; maxInFlight: number; arrival: Arrival }
+  | { kind: 'end'; end: AnswerEnd }
+  | { kind: 'connections'; connections: Connections }
   | { kind: 'closed' };
 
 export async function startReceiver(
@@ -111,7 +185,9 @@ export async function startReceiver(
 ): Promise<Receiver> {
   const thread = new Worker(RECEIVER_THREAD, { eval: true, workerData: { answers, host } });
   const arrivals: Arrival[] = [];
+  const ends: AnswerEnd[] = [];
   let maxInFlight = 0;
+  let connections: Connections = { opened: 0, open: 0, maxOpen: 0 };
   const port = await new Promise<number>((resolve, reject) => {
     thread.once('error', reject);
     thread.on('message', (message: ReceiverMessage) => {
@@ -120,6 +196,8 @@ export async function startReceiver(
         arrivals.push(message.arrival);
         maxInFlight = Math.max(maxInFlight, message.maxInFlight);
       }
+      if (message.kind === 'end') ends.push(message.end);
+      if (message.kind === 'connections') connections = message.connections;
     });
   });
   return {
@@ -130,6 +208,12 @@ export async function startReceiver(
     },
     get maxInFlight() {
       return maxInFlight;
+    },
+    get connections() {
+      return { ...connections };
+    },
+    get ends() {
+      return [...ends];
     },
     answerWith(next) {
       thread.postMessage({ kind: 'answers', answers: next });

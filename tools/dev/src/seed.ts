@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import * as argon2 from 'argon2';
 import { createPrismaClient, newId, type Prisma, type PrismaClient } from '@sluice/db';
 import { encryptSecret, generateSigningSecret } from '@sluice/webhooks';
 import {
@@ -288,6 +289,8 @@ export interface DemoOperator {
 /**
  * The demo's first operator, created through the control plane's own CLI (tools may not import
  * an app) with a password kept in a local file (0600) so `npm start` can print it every time.
+ * An operator that exists already gets that password, so the printed one is always the one that
+ * logs in: the database may be shared with another checkout, or outlive this one's `.data/`.
  */
 export async function seedDemoOperator(options: {
   env: NodeJS.ProcessEnv;
@@ -303,9 +306,40 @@ export async function seedDemoOperator(options: {
     env: { ...options.env, DATABASE_URL: options.databaseUrl, SLUICE_OPERATOR_PASSWORD: password },
     encoding: 'utf8',
   });
-  // 73 (EX_CANTCREAT): the operator exists already, from an earlier start
-  if (result.status !== 0 && result.status !== 73) {
+  // 73 (EX_CANTCREAT): the operator exists already
+  if (result.status === 73) await setPassword(options.databaseUrl, email, password);
+  else if (result.status !== 0) {
     throw new Error(`create-operator failed (${result.status}): ${result.stderr || result.stdout}`);
   }
   return { email, password };
+}
+
+/**
+ * Gives the user `password` unless it has it already, and ends the user's sessions, as a password
+ * change in the control plane does. The hash is argon2id at the library's default cost: the
+ * control plane verifies any argon2 hash by the parameters it carries.
+ */
+async function setPassword(databaseUrl: string, email: string, password: string): Promise<void> {
+  const prisma = createPrismaClient(databaseUrl, { maxConnections: 1 });
+  try {
+    const user = await prisma.user.findUniqueOrThrow({
+      where: { email },
+      select: { id: true, passwordHash: true },
+    });
+    if (user.passwordHash && (await argon2.verify(user.passwordHash, password))) return;
+    const passwordHash = await argon2.hash(password, { type: argon2.argon2id });
+    const now = new Date();
+    await prisma.$transaction([
+      prisma.user.update({
+        where: { id: user.id },
+        data: { passwordHash, passwordChangedAt: now },
+      }),
+      prisma.session.updateMany({
+        where: { userId: user.id, revokedAt: null },
+        data: { revokedAt: now },
+      }),
+    ]);
+  } finally {
+    await prisma.$disconnect();
+  }
 }

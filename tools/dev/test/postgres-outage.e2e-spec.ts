@@ -1,10 +1,11 @@
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestRedis, freePort, type TestRedis } from '@sluice/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApps, type AppGroup } from '../src/apps';
 import { ensureDatabase, migrate } from '../src/database';
+import { rootFolder } from '../src/embedded';
 import { waitFor } from '../src/net';
 import { resolvePostgres, type PostgresServer } from '../src/postgres';
 import { seedDemo } from '../src/seed';
@@ -23,8 +24,6 @@ describe('PostgreSQL down', () => {
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'sluice-pg-outage-'));
-    // run as root, the embedded server runs as a `postgres` OS user, which must reach its folder
-    await chmod(scratch, 0o755);
     postgres = await resolvePostgres({
       env: {
         SLUICE_EMBEDDED_POSTGRES: '1',
@@ -65,6 +64,8 @@ describe('PostgreSQL down', () => {
     await postgres?.stop();
     await redis?.cleanup();
     if (scratch) await rm(scratch, { recursive: true, force: true });
+    // as root the data lives outside `scratch` (src/embedded.ts)
+    if (scratch) await rm(rootFolder(join(scratch, 'pg')), { recursive: true, force: true });
   });
 
   function check() {

@@ -1,6 +1,6 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase, migrate } from '../src/database';
@@ -10,11 +10,10 @@ import { isListening } from '../src/net';
 import { resolvePostgres, withDatabase } from '../src/postgres';
 import { pings, REDIS_MISSING, resolveRedis } from '../src/redis';
 
+// Only its owner may enter it (mkdtemp's 0700), like a checkout under /root or in `mktemp -d`.
 let scratch: string;
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'sluice-services-'));
-  // Run as root, the embedded server runs as a `postgres` OS user, which must reach its folder.
-  await chmod(scratch, 0o755);
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
@@ -70,6 +69,10 @@ describe('resolvePostgres', () => {
       );
     } finally {
       await server.stop();
+      // as root the data lives outside the checkout (src/embedded.ts): remove it too
+      if (server.dataDir && !server.dataDir.startsWith(scratch)) {
+        await rm(dirname(server.dataDir), { recursive: true, force: true });
+      }
     }
     expect(await isListening('127.0.0.1', port)).toBe(false);
   }, 120_000);

@@ -55,6 +55,8 @@ describe('npm start', () => {
         cwd: repoRoot,
         env: {
           ...process.env,
+          // the database it is given, even where the embedded server is forced for the run
+          SLUICE_EMBEDDED_POSTGRES: undefined,
           DATABASE_URL: db.url,
           SLUICE_KEY_PREFIX: redis.prefix,
           SLUICE_DATA_DIR: dataDir,

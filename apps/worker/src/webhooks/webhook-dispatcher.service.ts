@@ -51,7 +51,8 @@ export const MAX_STALLS = 5;
  *    endpoint's rate — unless one is booked: if it is further off than half an emission
  *    interval, the job waits for it. Admission already spaced departures; this spaces the sends
  *    themselves, whatever made jobs arrive together (a restart, a pause ending, retries,
- *    replays), so a receiver never gets more than its rate. Then the signed POST, with a timeout;
+ *    replays), so a receiver never gets more than its rate. Then the signed POST, with one
+ *    deadline for the whole exchange, body included (`WebhookSender`);
  * 6. its row, its bookkeeping (counters, failures in a row and the pause they earn, pending /
  *    dead letters), then done, retried later (backoff with jitter, at least the Retry-After), or
  *    failed into BullMQ's failed set: the dead letters, replayable with their event id.
@@ -171,7 +172,7 @@ export class WebhookDispatcher {
     }
     const headers = signedHeaders({ eventId: data.eventId, secrets, rawBody: data.body });
     const result = await this.sender.send(
-      endpoint.url,
+      endpoint,
       address,
       headers,
       data.body,

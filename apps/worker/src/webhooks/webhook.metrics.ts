@@ -46,7 +46,7 @@ export class WebhookMetrics {
     });
     this.latency = new Histogram({
       name: 'sluice_webhook_attempt_seconds',
-      help: 'Time until the receiver answered, or the attempt failed',
+      help: 'Time until the answer was read, or the attempt failed',
       labelNames: ['outcome'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [registry],
