@@ -1,17 +1,15 @@
 import type { CheckResult } from '@sluice/engine';
-import { readApiKey } from '@sluice/policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  apiKeyRow,
   dataPlane,
   eventually,
   gql,
   operator,
   planWithApi,
   published,
+  serviceKey,
   tenantOn,
 } from './support/policies';
-import { OutboxRelay } from '../src/publish/outbox-relay.service';
 import { startTestApp, type TestApp } from './support/test-app';
 
 // A rule's keys carry its state tag (algorithm, and window for the window algorithms): changing
@@ -81,14 +79,7 @@ const ROLLBACK = `mutation ($t: ID!, $v: Int!) {
 async function tenantWithKey(planId?: string): Promise<{ tenantId: string; secret: string }> {
   const plan = planId ?? (await planWithApi(app, op)).planId;
   const tenantId = await tenantOn(app, op, plan);
-  const { secret } = await apiKeyRow(app, tenantId);
-  await app.prisma.outboxEvent.create({ data: { tenantId, kind: 'tenant' } });
-  app.app.get(OutboxRelay).nudge();
-  await eventually(
-    'key published',
-    () => readApiKey(app.redis.redis, app.redis.prefix, secret),
-    (record) => record !== undefined,
-  );
+  const secret = await serviceKey(app, tenantId);
   return { tenantId, secret };
 }
 

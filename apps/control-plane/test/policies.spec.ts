@@ -1,8 +1,6 @@
 import { readApiKey, readTenant } from '@sluice/policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboxRelay } from '../src/publish/outbox-relay.service';
 import {
-  apiKeyRow,
   dataPlane,
   eventually,
   gql,
@@ -10,6 +8,7 @@ import {
   operator,
   planWithApi,
   published,
+  serviceKey,
   tenantOn,
 } from './support/policies';
 import { createUser, loginWithBearer, startTestApp, type TestApp } from './support/test-app';
@@ -30,19 +29,6 @@ afterAll(async () => {
   await engine?.stop();
   await app?.close();
 });
-
-/** A service key of the tenant, published the way every key is (an outbox row, then the relay). */
-async function serviceKey(tenantId: string): Promise<string> {
-  const { secret } = await apiKeyRow(app, tenantId);
-  await app.prisma.outboxEvent.create({ data: { tenantId, kind: 'tenant' } });
-  app.app.get(OutboxRelay).nudge();
-  await eventually(
-    'key published',
-    () => readApiKey(app.redis.redis, app.redis.prefix, secret),
-    (record) => record !== undefined,
-  );
-  return secret;
-}
 
 async function admitted(secret: string, policy: string, identifier: string, times: number) {
   const results = [];
@@ -104,7 +90,7 @@ describe('publishing', () => {
     expect(tenant?.version).toBe(1);
     expect(tenant?.policies['api']?.rules.map((r) => r.name)).toEqual(['burst', 'daily']);
 
-    const secret = await serviceKey(tenantId);
+    const secret = await serviceKey(app, tenantId);
     expect(await admitted(secret, 'api', 'u1', 6)).toEqual([true, true, true, true, true, false]);
   });
 
@@ -115,7 +101,7 @@ describe('publishing', () => {
       memberships: [{ role: 'tenant_admin', tenantId }],
     });
     const token = await loginWithBearer(app, admin);
-    const secret = await serviceKey(tenantId);
+    const secret = await serviceKey(app, tenantId);
     expect(await admitted(secret, 'api', 'before', 1)).toEqual([true]);
 
     const { changePlanPolicy } = await gql<{
@@ -240,7 +226,7 @@ describe('publishing', () => {
         overrides: [{ identifier: 'premium_*', match: 'PREFIX', reason: 'premium customers' }],
       },
     ]);
-    const secret = await serviceKey(tenantId);
+    const secret = await serviceKey(app, tenantId);
     await published(app, tenantId, 3);
     const premium = await engine.check(secret, 'api', 'premium_42');
     expect(premium).toMatchObject({ limit: 40, overrideId: expect.any(String) });
@@ -250,7 +236,7 @@ describe('publishing', () => {
   it('a suspended tenant’s checks are denied; resuming lifts it', async () => {
     const { planId } = await planWithApi(app, op);
     const tenantId = await tenantOn(app, op, planId);
-    const secret = await serviceKey(tenantId);
+    const secret = await serviceKey(app, tenantId);
     const setStatus = /* GraphQL */ `
       mutation ($id: ID!, $status: TenantStatus!) {
         setTenantStatus(id: $id, status: $status) {
@@ -338,7 +324,7 @@ describe('every kind of change reaches the data plane', () => {
   it("a plan's templates: added and removed for every tenant on the plan", async () => {
     const { planId } = await planWithApi(app, op);
     const tenantId = await tenantOn(app, op, planId);
-    const secret = await serviceKey(tenantId);
+    const secret = await serviceKey(app, tenantId);
     const { createPlanPolicy } = await gql<{ createPlanPolicy: { policy: { id: string } } }>(
       app,
       op,
@@ -364,7 +350,7 @@ describe('the reconciler', () => {
   it('restores what Redis lost (as after a FLUSHALL) within seconds', async () => {
     const { planId } = await planWithApi(app, op);
     const tenantId = await tenantOn(app, op, planId);
-    const secret = await serviceKey(tenantId);
+    const secret = await serviceKey(app, tenantId);
     await published(app, tenantId, 1);
     await app.resetRedis();
     expect(await readTenant(app.redis.redis, app.redis.prefix, tenantId)).toBeUndefined();
@@ -407,7 +393,7 @@ describe('versions', () => {
   it('a rollback publishes the earlier content as a new, higher version', async () => {
     const { planId } = await planWithApi(app, op);
     const tenantId = await tenantOn(app, op, planId);
-    const secret = await serviceKey(tenantId);
+    const secret = await serviceKey(app, tenantId);
     await gql(app, op, CHANGE, {
       input: { tenantId, policy: 'api', rules: [{ name: 'burst', capacity: 3 }] },
     });

@@ -1,17 +1,14 @@
-import { readApiKey } from '@sluice/policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboxRelay } from '../src/publish/outbox-relay.service';
 import {
-  apiKeyRow,
   CREATE_PLAN,
   CREATE_PLAN_POLICY,
   dataPlane,
-  eventually,
   gql,
   gqlError,
   operator,
   planWithApi,
   published,
+  serviceKey,
   slug,
   tenantOn,
 } from './support/policies';
@@ -142,14 +139,7 @@ describe('the sliding-log cap', () => {
     // the operator lowers the plan's cap below what `big` holds
     await gql(app, op, UPDATE_PLAN, { id: planId, i: { slidingLogMaxLimit: 1000 } });
 
-    const { secret } = await apiKeyRow(app, tenantId);
-    await app.prisma.outboxEvent.create({ data: { tenantId, kind: 'tenant' } });
-    app.app.get(OutboxRelay).nudge();
-    await eventually(
-      'key published',
-      () => readApiKey(app.redis.redis, app.redis.prefix, secret),
-      (record) => record !== undefined,
-    );
+    const secret = await serviceKey(app, tenantId);
     expect(await engine.check(secret, 'big', 'u', 1)).toMatchObject({
       reason: 'allowed',
       limit: 5000,

@@ -1,7 +1,14 @@
 import { DecisionEngine, engineRedisOptions, type CheckResult } from '@sluice/engine';
 import { newId } from '@sluice/db';
-import { generateApiKeySecret, hashApiKey, readTenant, type CompiledTenant } from '@sluice/policy';
+import {
+  generateApiKeySecret,
+  hashApiKey,
+  readApiKey,
+  readTenant,
+  type CompiledTenant,
+} from '@sluice/policy';
 import { expect } from 'vitest';
+import { OutboxRelay } from '../../src/publish/outbox-relay.service';
 import {
   createUser,
   loginWithBearer,
@@ -208,4 +215,17 @@ export async function apiKeyRow(
     },
   });
   return { id: row.id, secret };
+}
+
+/** A service key of the tenant, published the way every key is (an outbox row, then the relay). */
+export async function serviceKey(app: TestApp, tenantId: string): Promise<string> {
+  const { secret } = await apiKeyRow(app, tenantId);
+  await app.prisma.outboxEvent.create({ data: { tenantId, kind: 'tenant' } });
+  app.app.get(OutboxRelay).nudge();
+  await eventually(
+    'key published',
+    () => readApiKey(app.redis.redis, app.redis.prefix, secret),
+    (record) => record !== undefined,
+  );
+  return secret;
 }
