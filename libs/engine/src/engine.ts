@@ -592,12 +592,13 @@ export class DecisionEngine {
     return new Promise((resolve, reject) => {
       let settled = false;
       // what arrives after the timeout (a reply or an error) is ignored
-      const timer = setTimeout(() => {
+      const timer = afterPendingIo(redisTimeoutMs, () => {
+        if (settled) return;
         settled = true;
         this.breakers.failure(circuit);
         this.onError(new Error(`Redis did not answer the check within ${redisTimeoutMs} ms`));
         resolve(undefined);
-      }, redisTimeoutMs);
+      });
       call.then(
         (decision) => {
           if (settled) return;
@@ -661,10 +662,20 @@ function checkInput(request: CheckRequest | InspectRequest, withCost: boolean): 
   if (!NAME_PATTERN.test(policy)) throw new PolicyNotFoundError(policy);
 }
 
+/**
+ * Calls `onTimeout` once `ms` have passed and the I/O that was pending by then has been read: a
+ * reply that arrived while this process was busy (a long task, a starved CPU) is taken before
+ * the timeout, which bounds the wait for Redis, not this process' own stalls. `setImmediate`
+ * runs after the poll phase that reads it, where a timer alone would run before.
+ */
+function afterPendingIo(ms: number, onTimeout: () => void): NodeJS.Timeout {
+  return setTimeout(() => setImmediate(onTimeout), ms);
+}
+
 async function raceTimeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<typeof TIMEOUT>((resolve) => {
-    timer = setTimeout(resolve, ms, TIMEOUT);
+    timer = afterPendingIo(ms, () => resolve(TIMEOUT));
   });
   try {
     // race subscribes to both, so a rejection after the timeout is handled (and ignored)
