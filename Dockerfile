@@ -71,15 +71,16 @@ COPY --from=build /app/apps/worker/dist apps/worker/dist
 EXPOSE 4200
 CMD ["node", "apps/worker/dist/main.js"]
 
-# `output: 'standalone'` traces exactly the files the Next server needs, node_modules included;
-# the client assets are copied beside it.
-FROM base AS dashboard
-ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 HOST=0.0.0.0
-COPY --from=build /app/apps/dashboard/.next/standalone ./
-COPY --from=build /app/apps/dashboard/.next/static apps/dashboard/.next/static
+# The dashboard's own server (dist/server: Next's handler plus the /graphql proxy to the control
+# plane, which reads CONTROL_PLANE_URL at start) on the production node_modules, with Next's build.
+FROM nest-runtime AS dashboard
+ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1
+COPY --from=build /app/apps/dashboard/package.json /app/apps/dashboard/next.config.ts apps/dashboard/
+COPY --from=build /app/apps/dashboard/.next apps/dashboard/.next
+COPY --from=build /app/apps/dashboard/dist apps/dashboard/dist
 # Next may cache rendered output at run time; only that folder is writable by the app user.
+USER root
 RUN mkdir -p apps/dashboard/.next/cache && chown node:node apps/dashboard/.next/cache
 USER node
 EXPOSE 3000
-# The standalone server reads PORT and HOSTNAME (which Docker sets to the container id).
-CMD ["sh", "-c", "PORT=\"${DASHBOARD_PORT:-3000}\" HOSTNAME=\"${HOST}\" exec node apps/dashboard/server.js"]
+CMD ["node", "apps/dashboard/dist/server/main.js"]

@@ -9,9 +9,6 @@ process.env['NEXT_TELEMETRY_DISABLED'] ??= '1';
 const workspaceRoot = join(__dirname, '..', '..');
 
 const nextConfig: NextConfig = {
-  // A self-contained server (`.next/standalone`) that the Docker image runs without node_modules.
-  output: 'standalone',
-  outputFileTracingRoot: workspaceRoot,
   turbopack: { root: workspaceRoot },
   poweredByHeader: false,
 };

@@ -1,4 +1,7 @@
 import { sharedConfig } from '../../vitest.shared.mjs';
 
-// Next keeps routes under app/ and boot code at the project root; their specs sit beside them.
-export default sharedConfig({ include: ['app/**/*.spec.ts', '*.spec.ts'] });
+// Routes live under src/app, shared code under src and the custom server under server; their
+// specs sit beside them.
+export default sharedConfig({
+  include: ['src/**/*.spec.ts', 'src/**/*.spec.tsx', 'server/**/*.spec.ts'],
+});

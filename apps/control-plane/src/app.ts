@@ -6,7 +6,9 @@ import type { Env } from './env';
 
 /** The configured, not yet listening application; `main.ts` listens, tests may use port 0. */
 export async function createApp(env: Env): Promise<NestFastifyApplication> {
-  const app = await createFastifyApp(AppModule.forRoot(env));
+  const app = await createFastifyApp(AppModule.forRoot(env), {
+    trustedProxies: env.CONTROL_PLANE_TRUSTED_PROXIES,
+  });
   // request.cookies and reply.setCookie, for the session and CSRF cookies. Nest pins its own copy
   // of fastify, whose instance type differs from the one @fastify/cookie's types augment (the
   // plugin itself works with either: it only decorates the instance it is given).

@@ -32,6 +32,14 @@ export const envSchema = z
     CONTROL_PLANE_LOGIN_ACCOUNT_LIMIT: integer(1, 1000, 5),
     CONTROL_PLANE_LOGIN_IP_LIMIT: integer(1, 100_000, 20),
     CONTROL_PLANE_LOGIN_WINDOW_SECONDS: integer(1, DAY_SECONDS, 900),
+    /**
+     * Proxies in front of the control plane whose X-Forwarded-For is believed (the dashboard's
+     * server; addresses, CIDRs, `loopback`, `uniquelocal`…): the login throttle then counts the
+     * browser's address, not the proxy's. Default none.
+     */
+    CONTROL_PLANE_TRUSTED_PROXIES: optional(
+      z.string().regex(/^[\w.:/, -]+$/, 'must be addresses, CIDRs or names, comma-separated'),
+    ),
     /** Introspection of the GraphQL schema; default on, except with NODE_ENV=production. */
     CONTROL_PLANE_INTROSPECTION: optional(z.stringbool()),
     /** Base of the links mailed to users (invitations, password resets): the dashboard's URL. */

@@ -79,3 +79,38 @@ describe('login throttling', () => {
     expect(await login(user.email, user.password)).toEqual({ ok: true });
   });
 });
+
+describe('the client address behind a proxy (the dashboard’s server)', () => {
+  let proxied: TestApp;
+  beforeAll(async () => {
+    proxied = await startTestApp({
+      CONTROL_PLANE_LOGIN_ACCOUNT_LIMIT: '3',
+      CONTROL_PLANE_LOGIN_IP_LIMIT: '6',
+      CONTROL_PLANE_TRUSTED_PROXIES: 'loopback',
+    });
+  });
+  afterAll(() => proxied?.close());
+
+  const loginFrom = async (target: TestApp, ip: string, i: number) => {
+    const response = await target.graphql(
+      LOGIN,
+      { input: { email: `visitor-${ip}-${i}@example.com`, password: 'guess' } },
+      { headers: { 'x-forwarded-for': ip } },
+    );
+    return response.body.errors?.[0]?.extensions?.['code'];
+  };
+
+  it('counts each browser apart when the proxy is trusted', async () => {
+    for (let i = 0; i < 6; i++)
+      expect(await loginFrom(proxied, '203.0.113.7', i)).toBe('UNAUTHENTICATED');
+    expect(await loginFrom(proxied, '203.0.113.7', 7)).toBe('TOO_MANY_REQUESTS');
+    // another browser behind the same proxy is not locked out with it
+    expect(await loginFrom(proxied, '203.0.113.8', 0)).toBe('UNAUTHENTICATED');
+  });
+
+  it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
+    for (let i = 0; i < 6; i++) await loginFrom(app, `198.51.100.${i}`, i);
+    // every attempt counted against the peer's own address, whatever the header said
+    expect(await loginFrom(app, '198.51.100.99', 0)).toBe('TOO_MANY_REQUESTS');
+  });
+});

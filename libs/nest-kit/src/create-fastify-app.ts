@@ -29,12 +29,22 @@ class ShutdownLogModule implements OnApplicationShutdown {
   }
 }
 
+export interface FastifyAppOptions {
+  /**
+   * Proxies whose `X-Forwarded-For` is believed (Fastify's `trustProxy`: addresses, CIDRs or
+   * `loopback`, `linklocal`, `uniquelocal`, comma-separated): `request.ip` is then the client's.
+   * Absent: none, `request.ip` is the peer's address.
+   */
+  trustedProxies?: string | undefined;
+}
+
 /**
  * The configured, not yet listening application on Fastify, logging through pino (`module` must
  * import `LoggingModule`). `main.ts` listens; tests may listen on port 0.
  */
 export async function createFastifyApp(
   module: Type | DynamicModule,
+  options: FastifyAppOptions = {},
 ): Promise<NestFastifyApplication> {
   const rootModuleName = 'module' in module ? module.module.name : module.name;
   const app = await NestFactory.create<NestFastifyApplication>(
@@ -44,7 +54,9 @@ export async function createFastifyApp(
       imports: [module],
       providers: [{ provide: ROOT_MODULE_NAME, useValue: rootModuleName }],
     },
-    new FastifyAdapter(),
+    new FastifyAdapter(
+      options.trustedProxies ? { trustProxy: options.trustedProxies } : undefined,
+    ),
     // Boot logs wait for pino instead of going out in Nest's default format.
     { bufferLogs: true },
   );

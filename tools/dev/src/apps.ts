@@ -54,14 +54,15 @@ export function portsFrom(env: NodeJS.ProcessEnv): AppPorts {
   return ports;
 }
 
-function commandFor(name: AppName, port: number, host: string): { args: string[]; cwd: string } {
+function commandFor(name: AppName): { args: string[]; cwd: string } {
   if (name === 'dashboard') {
+    // Next's build and the custom server that proxies /graphql to the control plane
     const cwd = join(repoRoot, 'apps/dashboard');
-    if (!existsSync(join(cwd, '.next/BUILD_ID'))) {
+    const server = join(cwd, 'dist/server/main.js');
+    if (!existsSync(join(cwd, '.next/BUILD_ID')) || !existsSync(server)) {
       throw new SetupError('apps/dashboard is not built: run `npm run build` (npm start does)');
     }
-    const next = join(repoRoot, 'node_modules/next/dist/bin/next');
-    return { args: [next, 'start', '-p', String(port), '-H', host], cwd };
+    return { args: [server], cwd };
   }
   const main = join(repoRoot, 'apps', name, 'dist/main.js');
   if (!existsSync(main)) {
@@ -88,12 +89,20 @@ export async function startApps(options: {
   for (const name of names) {
     const port = options.ports[name];
     if (port === undefined) continue;
-    const { args, cwd } = commandFor(name, port, host);
+    const { args, cwd } = commandFor(name);
     const logFile = join(options.logDir, `${name}.log`);
     const out = createWriteStream(logFile, { flags: 'a' });
+    const controlPlane = options.ports['control-plane'];
     const child = spawn(process.execPath, args, {
       cwd,
-      env: { ...options.env, HOST: host, [PORT_VARIABLE[name]]: String(port) },
+      env: {
+        // the dashboard's server proxies /graphql to the control plane started beside it
+        ...(name === 'dashboard' &&
+          controlPlane !== undefined && { CONTROL_PLANE_URL: `http://${host}:${controlPlane}` }),
+        ...options.env,
+        HOST: host,
+        [PORT_VARIABLE[name]]: String(port),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.pipe(out);

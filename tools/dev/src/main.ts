@@ -139,6 +139,8 @@ async function start(args: string[]): Promise<number> {
       REDIS_URL: services.redis.url,
       // npm start serves plain http on loopback: a Secure cookie would never be sent back
       CONTROL_PLANE_COOKIE_SECURE: env['CONTROL_PLANE_COOKIE_SECURE'] ?? 'false',
+      // the dashboard's server, on loopback, forwards the browser's address for the login throttle
+      CONTROL_PLANE_TRUSTED_PROXIES: env['CONTROL_PLANE_TRUSTED_PROXIES'] ?? 'loopback',
       SLUICE_SECRETS_KEY: secretsKey,
       // the demo receiver is on loopback, which the SSRF guard refuses unless allowed
       SLUICE_WEBHOOK_ALLOWED_CIDRS: env['SLUICE_WEBHOOK_ALLOWED_CIDRS'] ?? '127.0.0.1/32',

@@ -1,4 +1,4 @@
-import packageJson from '../../package.json';
+import packageJson from '../../../package.json';
 
 // Liveness must be answered per request, never prerendered at build time.
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import packageJson from '../../package.json';
+import packageJson from '../../../package.json';
 import { GET } from './route';
 
 describe('GET /healthz', () => {

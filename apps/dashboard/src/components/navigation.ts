@@ -1,0 +1,18 @@
+/**
+ * The console's navigation. Each page adds its entry here; a role sees only what it may open
+ * (the pages refuse the others anyway).
+ */
+export interface NavItem {
+  label: string;
+  /** Operator items: the path. Tenant items: the path under `/t/<tenantId>`. */
+  path: string;
+}
+
+/** The platform's pages: operators only. */
+export const operatorNav: NavItem[] = [{ label: 'Tenants', path: '/tenants' }];
+
+/** A tenant's pages: its members (viewers read them), and operators for any tenant. */
+export const tenantNav: NavItem[] = [{ label: 'Overview', path: '' }];
+
+export const tenantPath = (tenantId: string, path: string) =>
+  `/t/${encodeURIComponent(tenantId)}${path}`;
