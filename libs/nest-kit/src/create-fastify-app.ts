@@ -54,9 +54,7 @@ export async function createFastifyApp(
       imports: [module],
       providers: [{ provide: ROOT_MODULE_NAME, useValue: rootModuleName }],
     },
-    new FastifyAdapter(
-      options.trustedProxies ? { trustProxy: options.trustedProxies } : undefined,
-    ),
+    new FastifyAdapter(options.trustedProxies ? { trustProxy: options.trustedProxies } : undefined),
     // Boot logs wait for pino instead of going out in Nest's default format.
     { bufferLogs: true },
   );
