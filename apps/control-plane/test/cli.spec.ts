@@ -1,4 +1,4 @@
-import { createPrismaClient, type PrismaClient } from '@sluice/db';
+import { createPrismaClient, newId, type PrismaClient } from '@sluice/db';
 import { createTestDatabase, type TestDatabase } from '@sluice/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/auth/passwords';
@@ -96,5 +96,73 @@ describe('cli create-operator', () => {
     expect(
       await prisma.user.count({ where: { email: { in: ['a@b.c', 'short@example.com'] } } }),
     ).toBe(0);
+  });
+});
+
+describe('cli create-member', () => {
+  it('makes a tenant admin (or viewer) of a tenant named by its slug, once', async () => {
+    const plan = await prisma.plan.create({
+      data: { id: newId('plan'), slug: 'cli-plan', name: 'P' },
+    });
+    const tenant = await prisma.tenant.create({
+      data: { id: newId('tenant'), slug: 'cli-tenant', name: 'T', planId: plan.id },
+    });
+    const admin = await run(
+      ['create-member', '--email', 'Admin@Example.com', '--tenant', 'cli-tenant', '--name', 'Ada'],
+      { SLUICE_USER_PASSWORD: 'another long secret' },
+    );
+    expect(admin).toMatchObject({
+      status: EXIT.ok,
+      out: expect.stringContaining('Created admin admin@example.com of cli-tenant'),
+    });
+    expect(admin.out).toContain('Password: the one in SLUICE_USER_PASSWORD.');
+    const user = await prisma.user.findUniqueOrThrow({
+      where: { email: 'admin@example.com' },
+      include: { memberships: true },
+    });
+    expect(user.name).toBe('Ada');
+    expect(user.memberships).toEqual([
+      expect.objectContaining({ role: 'tenant_admin', tenantId: tenant.id }),
+    ]);
+    expect(await verifyPassword(user.passwordHash, 'another long secret')).toBe(true);
+
+    const viewer = await run([
+      'create-member',
+      '--email',
+      'viewer@example.com',
+      '--tenant',
+      'cli-tenant',
+      '--role',
+      'viewer',
+    ]);
+    expect(viewer.status).toBe(EXIT.ok);
+    expect(viewer.out).toMatch(/Password \(shown only now, store it safely\): \S{24}/);
+    const viewerRow = await prisma.membership.findFirstOrThrow({
+      where: { user: { email: 'viewer@example.com' } },
+    });
+    expect(viewerRow).toMatchObject({ role: 'tenant_viewer', tenantId: tenant.id });
+
+    expect(
+      (await run(['create-member', '--email', 'admin@example.com', '--tenant', 'cli-tenant']))
+        .status,
+    ).toBe(EXIT.exists);
+    expect(
+      await run(['create-member', '--email', 'x@example.com', '--tenant', 'nope']),
+    ).toMatchObject({ status: EXIT.dataError, err: 'Invalid tenant nope does not exist.' });
+    expect(
+      (
+        await run([
+          'create-member',
+          '--email',
+          'x@example.com',
+          '--tenant',
+          'cli-tenant',
+          '--role',
+          'owner',
+        ])
+      ).status,
+    ).toBe(EXIT.usage);
+    expect((await run(['create-member', '--email', 'x@example.com'])).status).toBe(EXIT.usage);
+    expect(await prisma.user.count({ where: { email: 'x@example.com' } })).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/auth/tokens';
-import { SmtpSink } from './support/smtp-sink';
+import { SmtpSink } from '@sluice/testing';
 import {
   createUser,
   type GraphqlBody,

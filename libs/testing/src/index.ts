@@ -4,3 +4,4 @@ export * from './postgres';
 export * from './browser';
 export * from './process';
 export * from './net';
+export * from './smtp-sink';

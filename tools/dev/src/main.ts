@@ -14,7 +14,13 @@ import { dataDir, repoRoot } from './paths';
 import { resolvePostgres, type PostgresServer } from './postgres';
 import { resolveRedis, type RedisServer } from './redis';
 import { startDemoReceiver } from './demo-receiver';
-import { DEMO_WEBHOOK_ENDPOINT, localSecret, seedDemo, seedDemoOperator } from './seed';
+import {
+  DEMO_WEBHOOK_ENDPOINT,
+  localSecret,
+  seedDemo,
+  seedDemoOperator,
+  seedDemoTenantAdmin,
+} from './seed';
 
 const DEMO_DATABASE = 'sluice';
 /**
@@ -132,6 +138,11 @@ async function start(args: string[]): Promise<number> {
       databaseUrl,
       passwordFile: join(dataDir, 'demo-operator-password'),
     });
+    const tenantAdmin = await seedDemoTenantAdmin({
+      env,
+      databaseUrl,
+      passwordFile: join(dataDir, 'demo-admin-password'),
+    });
 
     const appEnv = {
       ...env,
@@ -172,6 +183,10 @@ async function start(args: string[]): Promise<number> {
       `demo webhook endpoint "${DEMO_WEBHOOK_ENDPOINT}" → ${receiver.url} (deliveries in ${join(logDir, 'demo-receiver.log')})`,
     );
     log.info(`demo operator: ${operator.email} / ${operator.password}`);
+    log.info(`demo tenant admin: ${tenantAdmin.email} / ${tenantAdmin.password}`);
+    log.info(
+      `sign in to the dashboard at ${group.apps.find((app) => app.name === 'dashboard')?.url ?? ''} with either`,
+    );
     log.info('try it (the "api" policy allows a burst of 5, then 1 per second):');
     log.info(
       `  curl -i -X POST http://127.0.0.1:${ports['data-plane']}/v1/check -H 'Authorization: Bearer ${seed.apiKey}' -H 'Content-Type: application/json' -d '{"policy":"api","identifier":"user-1"}'`,

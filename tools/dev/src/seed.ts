@@ -281,37 +281,63 @@ export async function localSecret(file: string, generate: () => string): Promise
   return secret;
 }
 
-export interface DemoOperator {
+export interface DemoUser {
   email: string;
   password: string;
 }
 
-/**
- * The demo's first operator, created through the control plane's own CLI (tools may not import
- * an app) with a password kept in a local file (0600) so `npm start` can print it every time.
- * An operator that exists already gets that password, so the printed one is always the one that
- * logs in: the database may be shared with another checkout, or outlive this one's `.data/`.
- */
-export async function seedDemoOperator(options: {
+interface DemoUserOptions {
   env: NodeJS.ProcessEnv;
   databaseUrl: string;
   passwordFile: string;
-}): Promise<DemoOperator> {
-  const email = 'operator@demo.sluice.local';
+}
+
+/**
+ * A demo user created through the control plane's own CLI (tools may not import an app), with a
+ * password kept in a local file (0600) so `npm start` can print it every time. A user that exists
+ * already gets that password, so the printed one is always the one that signs in: the database
+ * may be shared with another checkout, or outlive this one's `.data/`.
+ */
+async function seedDemoUser(
+  options: DemoUserOptions,
+  email: string,
+  args: string[],
+  passwordVariable: 'SLUICE_OPERATOR_PASSWORD' | 'SLUICE_USER_PASSWORD',
+): Promise<DemoUser> {
   const password = await localSecret(options.passwordFile, () =>
     randomBytes(18).toString('base64url'),
   );
   const cli = join(repoRoot, 'apps/control-plane/dist/cli.js');
-  const result = spawnSync(process.execPath, [cli, 'create-operator', '--email', email], {
-    env: { ...options.env, DATABASE_URL: options.databaseUrl, SLUICE_OPERATOR_PASSWORD: password },
+  const result = spawnSync(process.execPath, [cli, ...args, '--email', email], {
+    env: { ...options.env, DATABASE_URL: options.databaseUrl, [passwordVariable]: password },
     encoding: 'utf8',
   });
-  // 73 (EX_CANTCREAT): the operator exists already
+  // 73 (EX_CANTCREAT): the user exists already
   if (result.status === 73) await setPassword(options.databaseUrl, email, password);
   else if (result.status !== 0) {
-    throw new Error(`create-operator failed (${result.status}): ${result.stderr || result.stdout}`);
+    throw new Error(`${args[0]} failed (${result.status}): ${result.stderr || result.stdout}`);
   }
   return { email, password };
+}
+
+/** The demo's operator (see `seedDemoUser`). */
+export function seedDemoOperator(options: DemoUserOptions): Promise<DemoUser> {
+  return seedDemoUser(
+    options,
+    'operator@demo.sluice.local',
+    ['create-operator', '--name', 'Demo Operator'],
+    'SLUICE_OPERATOR_PASSWORD',
+  );
+}
+
+/** The demo tenant's admin (see `seedDemoUser`), for the dashboard's tenant pages. */
+export function seedDemoTenantAdmin(options: DemoUserOptions): Promise<DemoUser> {
+  return seedDemoUser(
+    options,
+    'admin@demo.sluice.local',
+    ['create-member', '--tenant', DEMO_TENANT.slug, '--role', 'admin', '--name', 'Demo Admin'],
+    'SLUICE_USER_PASSWORD',
+  );
 }
 
 /**

@@ -211,25 +211,35 @@ describe('npm start', () => {
     await expect(sluice.limit(async () => 'ok', options)).resolves.toBe('ok');
   });
 
-  it('created the demo operator it printed, who can log in to the control plane', async () => {
-    const password = (await readFile(join(dataDir, 'demo-operator-password'), 'utf8')).trim();
-    expect(output).toContain(`demo operator: operator@demo.sluice.local / ${password}`);
-    const response = await fetch(`http://127.0.0.1:${ports['CONTROL_PLANE_PORT']}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        query: `mutation ($input: LoginInput!) { login(input: $input) { token user { email } } }`,
-        variables: {
-          input: { email: 'operator@demo.sluice.local', password, transport: 'BEARER' },
-        },
-      }),
-    });
-    const body = (await response.json()) as {
-      data?: { login: { token: string; user: { email: string } } };
-    };
-    expect(body.data?.login.user.email).toBe('operator@demo.sluice.local');
-    expect(body.data?.login.token).toEqual(expect.any(String));
-  });
+  it.each([
+    ['operator', 'operator@demo.sluice.local', 'demo-operator-password', 'OPERATOR'],
+    ['tenant admin', 'admin@demo.sluice.local', 'demo-admin-password', 'TENANT_ADMIN'],
+  ])(
+    'created the demo %s it printed, who can sign in through the dashboard',
+    async (what, email, file, role) => {
+      const password = (await readFile(join(dataDir, file), 'utf8')).trim();
+      expect(output).toContain(`demo ${what}: ${email} / ${password}`);
+      expect(output).toContain(
+        `sign in to the dashboard at http://127.0.0.1:${ports['DASHBOARD_PORT']} with either`,
+      );
+      // through the dashboard's origin, as the browser does
+      const response = await fetch(`http://127.0.0.1:${ports['DASHBOARD_PORT']}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: `mutation ($input: LoginInput!) { login(input: $input) { token user { email memberships { role } } } }`,
+          variables: { input: { email, password, transport: 'BEARER' } },
+        }),
+      });
+      const body = (await response.json()) as {
+        data?: {
+          login: { token: string; user: { email: string; memberships: { role: string }[] } };
+        };
+      };
+      expect(body.data?.login.user).toEqual({ email, memberships: [{ role }] });
+      expect(body.data?.login.token).toEqual(expect.any(String));
+    },
+  );
 
   it("changes a limit with the README's GraphQL mutation; /v1/check feels it within 2 s", async () => {
     const password = (await readFile(join(dataDir, 'demo-operator-password'), 'utf8')).trim();

@@ -1,6 +1,6 @@
 'use client';
 
-import { Avatar, Menu, UnstyledButton } from '@mantine/core';
+import { Avatar, Menu, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import NextLink from 'next/link';
 import { useMutation } from 'urql';
 import { graphql } from '@/generated/gql';
@@ -30,10 +30,11 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={240}>
       <Menu.Target>
-        <UnstyledButton aria-label={`Account of ${user.name}`}>
-          <Avatar color="indigo" radius="xl" size={34}>
+        <UnstyledButton>
+          <Avatar color="indigo" radius="xl" size={34} aria-hidden>
             {initials}
           </Avatar>
+          <VisuallyHidden>Account of {user.name || user.email}</VisuallyHidden>
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ConsoleBrowser,
+  expectAccessible,
+  screenshot,
+  type Scheme,
+} from './support/console-browser';
+import { startConsoleStack, type ConsoleStack } from './support/console-stack';
+
+// The console's shell on the real stack, in Chromium: signing in and out, the navigation each
+// role gets, refusals, the operators' tenant list; every page checked by axe-core and
+// photographed in both themes.
+describe('the console shell', () => {
+  let stack: ConsoleStack;
+  let browser: ConsoleBrowser;
+
+  beforeAll(async () => {
+    stack = await startConsoleStack();
+    browser = await ConsoleBrowser.launch(stack.dashboard);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it.each<Scheme>(['light', 'dark'])('the pages before a session (%s)', async (scheme) => {
+    const tracked = await browser.open(scheme);
+    const { page } = tracked;
+    await page.goto(`${stack.dashboard}/tenants`);
+    await page.waitForURL(/\/sign-in\?next=%2Ftenants/);
+    // the console asked who is signed in and was told: nobody
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectAccessible(tracked, 'sign-in');
+    await screenshot(tracked, 'sign-in');
+
+    await page.getByLabel(/^Email/).fill(stack.operator.email);
+    await page.getByLabel(/^Password/).fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => page.getByRole('alert', { name: 'Could not sign in' }).textContent())
+      .toContain('Invalid email or password.');
+    await screenshot(tracked, 'sign-in-refused');
+
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    await expectAccessible(tracked, 'forgot-password');
+    await screenshot(tracked, 'forgot-password');
+    tracked.expectClean();
+  });
+
+  it.each<Scheme>(['light', 'dark'])(
+    'an operator signs in to the tenant list, opens a tenant and their account (%s)',
+    async (scheme) => {
+      const tracked = await browser.open(scheme);
+      const { page } = tracked;
+      await page.goto(`${stack.dashboard}/tenants`);
+      await page.waitForURL(/\/sign-in/);
+      await page.getByLabel(/^Email/).fill(stack.operator.email);
+      await page.getByLabel(/^Password/).fill(stack.operator.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      // back where it was going
+      await page.waitForURL(`${stack.dashboard}/tenants`);
+      await page.getByRole('link', { name: 'Demo Inc.' }).waitFor();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      expect(await nav.getByRole('link').allTextContents()).toEqual(['Tenants']);
+      await expectAccessible(tracked, 'tenants');
+      await screenshot(tracked, 'tenants');
+
+      await page.getByRole('link', { name: 'Demo Inc.' }).click();
+      await page.getByRole('heading', { name: 'Demo Inc.' }).waitFor();
+      await page.getByText(/version \d+/).waitFor();
+      await expectAccessible(tracked, 'tenant');
+      await screenshot(tracked, 'tenant');
+
+      await page.getByRole('button', { name: /^Account of/ }).click();
+      await page.getByRole('menuitem', { name: 'Account and password' }).click();
+      await page.getByRole('heading', { name: 'Your account' }).waitFor();
+      await expectAccessible(tracked, 'account');
+      await screenshot(tracked, 'account');
+      tracked.expectClean();
+    },
+  );
+
+  it('an operator creates a tenant, finds it by search, suspends and deletes it', async () => {
+    const tracked = await browser.signedIn(stack.operator);
+    const { page } = tracked;
+    await page.goto(`${stack.dashboard}/tenants`);
+    await page.getByRole('button', { name: 'New tenant' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New tenant' });
+    await dialog.getByLabel(/^Name/).fill('Acme Robotics');
+    expect(await dialog.getByLabel(/^Slug/).inputValue()).toBe('acme-robotics');
+    await dialog.getByRole('button', { name: 'Create the tenant' }).click();
+    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor();
+
+    await page.goto(`${stack.dashboard}/tenants?search=acme`);
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await page.getByRole('button', { name: 'More actions for Acme Robotics' }).click();
+    await page.getByRole('menuitem', { name: 'Suspend' }).click();
+    await page.getByText('Acme Robotics is suspended.').waitFor();
+    await page.goto(`${stack.dashboard}/tenants?status=SUSPENDED`);
+    await page.getByRole('link', { name: 'Acme Robotics' }).waitFor();
+
+    await page.getByRole('button', { name: 'More actions for Acme Robotics' }).click();
+    await page.getByRole('menuitem', { name: 'Delete…' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Acme Robotics' });
+    const remove = confirm.getByRole('button', { name: 'Delete the tenant' });
+    expect(await remove.isDisabled()).toBe(true);
+    await confirm.getByLabel('Type acme-robotics to confirm').fill('acme-robotics');
+    await remove.click();
+    await page.getByText('No tenant matches').waitFor();
+    tracked.expectClean();
+  });
+
+  it('a tenant admin gets the tenant’s navigation, and a refusal page for an operator URL', async () => {
+    const tracked = await browser.signedIn(stack.tenantAdmin);
+    const { page } = tracked;
+    await page.waitForURL(`${stack.dashboard}/t/${stack.tenantId}`);
+    await page.getByRole('heading', { name: 'Demo Inc.' }).waitFor();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Overview']);
+
+    await page.goto(`${stack.dashboard}/tenants`);
+    await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    expect(await page.getByRole('table').count()).toBe(0);
+    await expectAccessible(tracked, 'refusal');
+    await screenshot(tracked, 'refusal');
+
+    await page.getByRole('button', { name: /^Account of/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await page.goto(`${stack.dashboard}/t/${stack.tenantId}`);
+    await page.waitForURL(/\/sign-in\?next=/);
+    tracked.expectClean();
+  });
+});

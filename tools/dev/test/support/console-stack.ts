@@ -1,0 +1,96 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createTestDatabase,
+  createTestRedis,
+  freePort,
+  SmtpSink,
+  type TestDatabase,
+  type TestRedis,
+} from '@sluice/testing';
+import { startApps, type AppGroup } from '../../src/apps';
+import { seedDemo, seedDemoOperator, seedDemoTenantAdmin, type DemoUser } from '../../src/seed';
+
+/** The real stack the console drives: control plane, data plane and dashboard, as built. */
+export interface ConsoleStack {
+  dashboard: string;
+  controlPlane: string;
+  dataPlane: string;
+  operator: DemoUser;
+  tenantAdmin: DemoUser;
+  /** The seeded demo tenant and its service key. */
+  tenantId: string;
+  apiKey: string;
+  /** Mail the control plane sends (invitations, password resets). */
+  smtp: SmtpSink;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built apps (Nx builds them before the e2e target) on a database cloned from the
+ * migrated template and a private Redis prefix, seeded as `npm start` seeds the demo: its plans,
+ * tenant and key, the demo operator and the demo tenant's admin.
+ */
+export async function startConsoleStack(): Promise<ConsoleStack> {
+  const scratch = await mkdtemp(join(tmpdir(), 'sluice-console-'));
+  let db: TestDatabase | undefined;
+  let redis: TestRedis | undefined;
+  let smtp: SmtpSink | undefined;
+  let apps: AppGroup | undefined;
+  const stop = async () => {
+    await apps?.stop();
+    await smtp?.close();
+    await redis?.cleanup();
+    await db?.drop();
+    await rm(scratch, { recursive: true, force: true });
+  };
+  try {
+    db = await createTestDatabase();
+    redis = createTestRedis('console');
+    smtp = await SmtpSink.start();
+    const seed = await seedDemo({ databaseUrl: db.url, apiKeyFile: join(scratch, 'api-key') });
+    const users = { env: process.env, databaseUrl: db.url };
+    const operator = await seedDemoOperator({ ...users, passwordFile: join(scratch, 'operator') });
+    const tenantAdmin = await seedDemoTenantAdmin({
+      ...users,
+      passwordFile: join(scratch, 'admin'),
+    });
+    const ports = {
+      'control-plane': await freePort(),
+      'data-plane': await freePort(),
+      dashboard: await freePort(),
+    };
+    const dashboard = `http://127.0.0.1:${ports.dashboard}`;
+    apps = await startApps({
+      env: {
+        PATH: process.env['PATH'],
+        DATABASE_URL: db.url,
+        REDIS_URL: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
+        SLUICE_KEY_PREFIX: redis.prefix,
+        LOG_LEVEL: 'warn',
+        CONTROL_PLANE_COOKIE_SECURE: 'false',
+        CONTROL_PLANE_TRUSTED_PROXIES: 'loopback',
+        CONTROL_PLANE_LINK_BASE_URL: dashboard,
+        CONTROL_PLANE_RELAY_INTERVAL_MS: '200',
+        SMTP_URL: smtp.url,
+      },
+      ports,
+      logDir: join(scratch, 'logs'),
+    });
+    return {
+      dashboard,
+      controlPlane: `http://127.0.0.1:${ports['control-plane']}`,
+      dataPlane: `http://127.0.0.1:${ports['data-plane']}`,
+      operator,
+      tenantAdmin,
+      tenantId: seed.tenantId,
+      apiKey: (await readFile(join(scratch, 'api-key'), 'utf8')).trim(),
+      smtp,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
