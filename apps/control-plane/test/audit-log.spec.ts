@@ -3,7 +3,7 @@ import { gql, gqlError, operator, planWithApi, tenantOn } from './support/polici
 import { createUser, loginWithBearer, startTestApp, type TestApp } from './support/test-app';
 
 let app: TestApp;
-let op: { token: string; user: { id: string } };
+let op: { token: string; user: { id: string; email: string } };
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -85,6 +85,57 @@ describe('auditLog', () => {
 
     const filtered = await gql<Page>(app, op.token, AUDIT, { tenantId, action: 'tenant.' });
     expect(filtered.auditLog.nodes.map((n) => n.action)).toEqual(['tenant.create']);
+  });
+
+  it("names the actors: every one for operators, the tenant's own members and keys for its roles", async () => {
+    const { planId } = await planWithApi(app, op.token);
+    const tenantId = await tenantOn(app, op.token, planId);
+    const admin = await createUser(app.prisma, {
+      memberships: [{ role: 'tenant_admin', tenantId }],
+    });
+    const adminToken = await loginWithBearer(app, admin);
+    await gql(
+      app,
+      adminToken,
+      `mutation ($i: CreateApiKeyInput!) { createApiKey(input: $i) { secret } }`,
+      { i: { tenantId, name: 'billing service' } },
+    );
+    const key = await app.prisma.apiKey.findFirstOrThrow({ where: { tenantId } });
+    // an entry whose actor is the key, as the data plane's callers would make one
+    await app.prisma.auditLog.create({
+      data: {
+        actorType: 'api_key',
+        actorId: key.id,
+        tenantId,
+        action: 'test.by_key',
+        entityType: 'ApiKey',
+        entityId: key.id,
+      },
+    });
+    const NAMES = /* GraphQL */ `
+      query ($tenantId: ID) {
+        auditLog(tenantId: $tenantId) {
+          nodes {
+            action
+            actorName
+          }
+        }
+      }
+    `;
+    type Names = { auditLog: { nodes: { action: string; actorName: string | null }[] } };
+    const byOperator = await gql<Names>(app, op.token, NAMES, { tenantId });
+    expect(byOperator.auditLog.nodes).toEqual([
+      { action: 'test.by_key', actorName: 'billing service' },
+      { action: 'api_key.create', actorName: admin.email },
+      { action: 'tenant.create', actorName: op.user.email },
+    ]);
+    // the operator who created the tenant is not the tenant's to name
+    const byAdmin = await gql<Names>(app, adminToken, NAMES, { tenantId });
+    expect(byAdmin.auditLog.nodes.map((n) => n.actorName)).toEqual([
+      'billing service',
+      admin.email,
+      null,
+    ]);
   });
 
   it("refuses another tenant's log and a tenant role without a tenant", async () => {

@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql, gqlError, operator } from './support/policies';
-import { createUser, loginWithBearer, startTestApp, type TestApp } from './support/test-app';
+import {
+  createTenant,
+  createUser,
+  loginWithBearer,
+  startTestApp,
+  type TestApp,
+} from './support/test-app';
 
 let app: TestApp;
-let op: { token: string; user: { id: string } };
+let op: { token: string; user: { id: string; email: string } };
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -61,6 +67,46 @@ describe('users', () => {
       orderBy: { id: 'asc' },
     });
     expect(actions.map((a) => a.action)).toEqual(['user.disable', 'user.enable']);
+  });
+
+  it("lists users with their memberships' tenants by name, found by part of email or name", async () => {
+    const tenant = await createTenant(app.prisma, { name: 'Globex' });
+    const user = await createUser(app.prisma, {
+      email: `hank.scorpio.${Date.now()}@globex.example`,
+      memberships: [{ role: 'tenant_viewer', tenantId: tenant.id }],
+    });
+    const USERS = /* GraphQL */ `
+      query ($search: String) {
+        users(filter: { search: $search }) {
+          totalCount
+          nodes {
+            id
+            memberships {
+              role
+              tenantId
+              tenantName
+            }
+          }
+        }
+      }
+    `;
+    type Users = {
+      users: {
+        totalCount: number;
+        nodes: { id: string; memberships: Record<string, string | null>[] }[];
+      };
+    };
+    const found = await gql<Users>(app, op.token, USERS, { search: 'HANK.SCORPIO' });
+    expect(found.users.nodes).toEqual([
+      {
+        id: user.id,
+        memberships: [{ role: 'TENANT_VIEWER', tenantId: tenant.id, tenantName: 'Globex' }],
+      },
+    ]);
+    const operators = await gql<Users>(app, op.token, USERS, { search: op.user.email });
+    expect(operators.users.nodes[0]?.memberships).toEqual([
+      { role: 'OPERATOR', tenantId: null, tenantName: null },
+    ]);
   });
 
   it('an operator cannot disable their own account', async () => {

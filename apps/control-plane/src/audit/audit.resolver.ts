@@ -6,6 +6,7 @@ import { type AuthUser, isOperator } from '../auth/auth-user';
 import { CurrentUser } from '../auth/decorators';
 import { PRISMA } from '../database/prisma.token';
 import { AppError } from '../graphql/app-error';
+import { type ActorScope, actorNames } from './actor-names';
 import { pageQuery, toConnection } from '../graphql/pagination';
 import { AuditEntry, AuditEntryConnection, AuditLogArgs } from './models/audit-entry.model';
 
@@ -23,6 +24,8 @@ export class AuditResolver {
       "Newest first. Operators: every entry; tenant members: their tenant's (a deleted tenant's entries stay).",
   })
   async auditLog(@CurrentUser() user: AuthUser, @Args() args: AuditLogArgs) {
+    // a tenant role sees the names of its own tenant's members and keys only
+    let scope: ActorScope = { allTenants: true };
     if (!isOperator(user)) {
       if (!args.tenantId) {
         throw AppError.badUserInput([
@@ -30,6 +33,7 @@ export class AuditResolver {
         ]);
       }
       await this.tenants.tenant(user, args.tenantId, 'read');
+      scope = { allTenants: false, tenantId: args.tenantId };
     }
     const query = pageQuery(args);
     let after: bigint | undefined;
@@ -57,9 +61,11 @@ export class AuditResolver {
       }),
       this.prisma.auditLog.count({ where }),
     ]);
+    const names = await actorNames(this.prisma, rows, scope);
     const entries = rows.map((row) => ({
       ...row,
       id: String(row.id),
+      actorName: (row.actorId ? names.get(row.actorId) : undefined) ?? null,
       before: json(row.before),
       after: json(row.after),
     }));

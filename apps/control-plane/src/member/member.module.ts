@@ -5,9 +5,16 @@ import { InvitationResolver } from './invitation.resolver';
 import { InvitationService } from './invitation.service';
 import { MemberResolver } from './member.resolver';
 import { MemberService } from './member.service';
+import { MembershipResolver } from './membership.resolver';
 
 @Module({
   imports: [AuthModule, MailModule],
-  providers: [MemberService, MemberResolver, InvitationService, InvitationResolver],
+  providers: [
+    MemberService,
+    MemberResolver,
+    MembershipResolver,
+    InvitationService,
+    InvitationResolver,
+  ],
 })
 export class MemberModule {}

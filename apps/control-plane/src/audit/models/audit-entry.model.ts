@@ -23,6 +23,13 @@ export class AuditEntry {
   @Field(() => ID, { nullable: true })
   actorId!: string | null;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Who the actor is: a user's email, an API key's name; null for the system, an actor since deleted, or (tenant roles) a user who is not a member of the tenant.",
+  })
+  actorName!: string | null;
+
   @Field(() => ID, { nullable: true })
   tenantId!: string | null;
 
