@@ -38,12 +38,13 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
-    '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
+    // pickers draw their placeholder as text, which must read like dimmed text
+    '--mantine-color-placeholder': 'var(--mantine-color-dimmed)',
     ...tintedText,
   },
   dark: {
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
-    '--mantine-color-placeholder': 'var(--mantine-color-dark-2)',
+    '--mantine-color-placeholder': 'var(--mantine-color-dimmed)',
     '--mantine-color-anchor': 'var(--mantine-color-indigo-3)',
   },
 });

@@ -9,7 +9,11 @@ export interface NavItem {
 }
 
 /** The platform's pages: operators only. */
-export const operatorNav: NavItem[] = [{ label: 'Tenants', path: '/tenants' }];
+export const operatorNav: NavItem[] = [
+  { label: 'Tenants', path: '/tenants' },
+  { label: 'Users', path: '/users' },
+  { label: 'Audit log', path: '/audit' },
+];
 
 /** A tenant's pages: its members (viewers read them), and operators for any tenant. */
 export const tenantNav: NavItem[] = [{ label: 'Overview', path: '' }];

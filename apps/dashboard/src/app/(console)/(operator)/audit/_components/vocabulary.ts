@@ -1,0 +1,73 @@
+/**
+ * What the control plane records (see its `audit.record` calls), offered as suggestions: the
+ * filters still take any action, action prefix (`policy.`) or entity type.
+ */
+export const ENTITY_TYPES = [
+  'ApiKey',
+  'Invitation',
+  'Membership',
+  'Override',
+  'Plan',
+  'Policy',
+  'Session',
+  'Tenant',
+  'User',
+  'WebhookEndpoint',
+] as const;
+
+const ACTIONS = [
+  'api_key.create',
+  'api_key.revoke',
+  'api_key.rotate',
+  'api_key.update',
+  'auth.login',
+  'auth.login_failed',
+  'auth.logout',
+  'auth.password_change',
+  'auth.password_reset',
+  'auth.password_reset_requested',
+  'member.accept_invitation',
+  'member.change_role',
+  'member.invite',
+  'member.remove',
+  'member.revoke_invitation',
+  'override.create',
+  'override.delete',
+  'override.trim',
+  'override.update',
+  'plan.create',
+  'plan.delete',
+  'plan.update',
+  'plan_policy.create',
+  'plan_policy.delete',
+  'plan_policy.update',
+  'policies.import',
+  'policies.rollback',
+  'policy.create',
+  'policy.delete',
+  'policy.update',
+  'policy_change.put',
+  'policy_change.trim',
+  'tenant.create',
+  'tenant.delete',
+  'tenant.move_plan',
+  'tenant.resume',
+  'tenant.suspend',
+  'tenant.update',
+  'user.create_member',
+  'user.create_operator',
+  'user.disable',
+  'user.enable',
+  'user.update',
+  'webhook_endpoint.create',
+  'webhook_endpoint.delete',
+  'webhook_endpoint.replay',
+  'webhook_endpoint.rotate_secret',
+  'webhook_endpoint.update',
+];
+
+/** Suggestions for the action filter: each entity's prefix (all its actions), then each action. */
+export const ACTION_SUGGESTIONS = [
+  { group: 'All actions on', items: [...new Set(ACTIONS.map((a) => `${a.split('.')[0]}.`))] },
+  { group: 'One action', items: ACTIONS },
+];
