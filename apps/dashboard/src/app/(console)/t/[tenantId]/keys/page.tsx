@@ -23,9 +23,13 @@ import { useSession } from '@/lib/session';
 import { CreateKeyModal } from './_components/create-key-modal';
 import { ApiKeysDocument, KeyPolicyChoicesDocument } from './_components/documents';
 import { KeyActions } from './_components/key-actions';
+import { KeySecretModal } from './_components/key-secret-modal';
 import { keyStatus } from './_components/key-status';
 import { KeyStatusBadge } from './_components/key-status-badge';
 import { KEY_STATUSES, useKeyFilters } from './_hooks/use-key-filters';
+
+// an empty list names no ApiKey: this makes a created key refresh it all the same
+const KEYS_CONTEXT = { additionalTypenames: ['ApiKey'] };
 
 export default function ApiKeysPage() {
   const { tenantId } = useParams<{ tenantId: string }>();
@@ -34,6 +38,8 @@ export default function ApiKeysPage() {
   const [search, setSearch] = useState(filters.search);
   const updateSearch = useDebouncedCallback((value: string) => setFilter({ search: value }), 300);
   const [creating, { open, close }] = useDisclosure();
+  // a rotated key's new secret, held here: the row that rotated it may leave the list
+  const [rotated, setRotated] = useState<{ name: string; secret: string; policies: string[] }>();
   const [policies] = useQuery({ query: KeyPolicyChoicesDocument, variables: { tenantId } });
   const [{ data, fetching, error }] = useQuery({
     query: ApiKeysDocument,
@@ -42,6 +48,7 @@ export default function ApiKeysPage() {
       filter: { search: filters.search.trim() || null, status: filters.status },
       after: filters.after,
     },
+    context: KEYS_CONTEXT,
   });
   const policyChoices = (policies.data?.effectivePolicies ?? []).map((p) => p.name);
   const keys = data?.apiKeys;
@@ -145,7 +152,17 @@ export default function ApiKeysPage() {
                       </Table.Td>
                       {canWrite && (
                         <Table.Td>
-                          <KeyActions apiKey={key} policyChoices={policyChoices} />
+                          <KeyActions
+                            apiKey={key}
+                            policyChoices={policyChoices}
+                            onRotated={(secret, successor) =>
+                              setRotated({
+                                name: successor.name,
+                                secret,
+                                policies: successor.policyNames,
+                              })
+                            }
+                          />
                         </Table.Td>
                       )}
                     </Table.Tr>
@@ -165,6 +182,15 @@ export default function ApiKeysPage() {
           after={filters.after}
           onAfterChange={setAfter}
           noun="keys"
+        />
+      )}
+      {rotated && (
+        <KeySecretModal
+          title={`New secret of ${rotated.name}`}
+          secret={rotated.secret}
+          keyPolicies={rotated.policies}
+          tenantPolicies={policyChoices}
+          onClose={() => setRotated(undefined)}
         />
       )}
       {creating && (

@@ -40,6 +40,10 @@ function RoleBadge({ role }: { role: string }) {
   );
 }
 
+// an empty list names no Member or Invitation: these make a change refresh it all the same
+const MEMBERS_CONTEXT = { additionalTypenames: ['Member'] };
+const INVITATIONS_CONTEXT = { additionalTypenames: ['Invitation'] };
+
 export default function MembersPage() {
   const { tenantId } = useParams<{ tenantId: string }>();
   const session = useSession();
@@ -53,10 +57,12 @@ export default function MembersPage() {
   const [members] = useQuery({
     query: MembersDocument,
     variables: { tenantId, search: text, after: filters.after },
+    context: MEMBERS_CONTEXT,
   });
   const [invitations] = useQuery({
     query: InvitationsDocument,
     variables: { tenantId, search: text, after: filters.invitationsAfter },
+    context: INVITATIONS_CONTEXT,
   });
   const memberPage = members.data?.members;
   const invitationPage = invitations.data?.invitations;

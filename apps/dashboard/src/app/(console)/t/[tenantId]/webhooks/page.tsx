@@ -20,6 +20,9 @@ import {
   useEndpointFilters,
 } from './_hooks/use-endpoint-filters';
 
+// an empty list names no WebhookEndpoint: this makes a created one refresh it all the same
+const ENDPOINTS_CONTEXT = { additionalTypenames: ['WebhookEndpoint'] };
+
 export default function WebhooksPage() {
   const { tenantId } = useParams<{ tenantId: string }>();
   const canWrite = useSession().canWrite(tenantId);
@@ -30,6 +33,7 @@ export default function WebhooksPage() {
   const [{ data, fetching, error }] = useQuery({
     query: WebhookEndpointsDocument,
     variables: { tenantId },
+    context: ENDPOINTS_CONTEXT,
   });
   const all = data?.webhookEndpoints;
   const shown = all ? filterEndpoints(all, filters) : [];

@@ -8,7 +8,7 @@ import { apiError, formErrors } from '@/lib/errors';
 import { CreateApiKeyDocument } from './documents';
 import { KeyFields } from './key-fields';
 import { emptyKeyForm, keyFormRules, keyInputOf } from './key-form';
-import { KeySecret } from './key-secret';
+import { KeySecretModal } from './key-secret-modal';
 
 /** Creates a key, then shows its secret once (closing the dialog forgets it). */
 export function CreateKeyModal({
@@ -42,46 +42,37 @@ export function CreateKeyModal({
     if (payload) setCreated({ secret: payload.secret, policyNames: payload.apiKey.policyNames });
   });
 
+  if (created) {
+    return (
+      <KeySecretModal
+        title="Your new API key"
+        secret={created.secret}
+        keyPolicies={created.policyNames}
+        tenantPolicies={policyChoices}
+        onClose={onClose}
+      />
+    );
+  }
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={created ? 'Your new API key' : 'New API key'}
-      size="lg"
-      // the secret must not vanish by a stray click beside the dialog
-      closeOnClickOutside={!created}
-    >
-      {created ? (
+    <Modal opened onClose={onClose} title="New API key" size="lg">
+      <form onSubmit={submit} noValidate>
         <Stack>
-          <KeySecret
-            secret={created.secret}
-            keyPolicies={created.policyNames}
-            tenantPolicies={policyChoices}
-          />
+          {failure && (
+            <Alert color="red" role="alert">
+              {failure}
+            </Alert>
+          )}
+          <KeyFields form={form} policyChoices={policyChoices} />
           <Group justify="flex-end">
-            <Button onClick={onClose}>I have copied it</Button>
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={fetching}>
+              Create the key
+            </Button>
           </Group>
         </Stack>
-      ) : (
-        <form onSubmit={submit} noValidate>
-          <Stack>
-            {failure && (
-              <Alert color="red" role="alert">
-                {failure}
-              </Alert>
-            )}
-            <KeyFields form={form} policyChoices={policyChoices} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={fetching}>
-                Create the key
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      )}
+      </form>
     </Modal>
   );
 }

@@ -16,9 +16,11 @@ import { RotateKeyModal } from './rotate-key-modal';
 export function KeyActions({
   apiKey,
   policyChoices,
+  onRotated,
 }: {
   apiKey: ApiKeyRowFragment;
   policyChoices: string[];
+  onRotated: (secret: string, successor: ApiKeyRowFragment) => void;
 }) {
   const [dialog, setDialog] = useState<'edit' | 'rotate' | 'revoke'>();
   const [revoked, revoke] = useMutation(RevokeApiKeyDocument);
@@ -65,7 +67,7 @@ export function KeyActions({
       {dialog === 'rotate' && (
         <RotateKeyModal
           apiKey={apiKey}
-          tenantPolicies={policyChoices}
+          onRotated={onRotated}
           onClose={() => setDialog(undefined)}
         />
       )}

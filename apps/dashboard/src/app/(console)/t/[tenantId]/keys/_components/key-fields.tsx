@@ -57,7 +57,6 @@ export function KeyFields({
       <DateTimePicker
         label="Expires"
         description="Refused by the data plane from then on. Empty: never expires."
-        placeholder="Never expires"
         clearable
         minDate={dayjs().format(LOCAL)}
         presets={expiryPresets()}

@@ -79,7 +79,7 @@ export function RotateSecretModal({
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button color="orange" loading={fetching} onClick={() => void confirm()}>
+            <Button loading={fetching} onClick={() => void confirm()}>
               Rotate the secret
             </Button>
           </Group>
