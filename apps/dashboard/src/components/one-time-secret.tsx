@@ -1,6 +1,6 @@
 'use client';
 
-import { ActionIcon, Alert, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /**
@@ -26,17 +26,16 @@ export function CopyableCode({
       </Code>
       <CopyButton value={value} timeout={2000}>
         {({ copied, copy }) => (
-          <Tooltip label={copied ? 'Copied' : `Copy ${label}`} withArrow position="left">
-            <ActionIcon
-              variant={copied ? 'filled' : 'default'}
-              color={copied ? 'teal' : undefined}
-              onClick={copy}
-              aria-label={copied ? 'Copied' : `Copy ${label}`}
-              size="lg"
-            >
-              <span aria-hidden>{copied ? '✓' : '⧉'}</span>
-            </ActionIcon>
-          </Tooltip>
+          <Button
+            variant={copied ? 'light' : 'default'}
+            color={copied ? 'teal' : undefined}
+            size="xs"
+            miw={72}
+            onClick={copy}
+            aria-label={copied ? 'Copied' : `Copy ${label}`}
+          >
+            {copied ? 'Copied' : 'Copy'}
+          </Button>
         )}
       </CopyButton>
     </Group>

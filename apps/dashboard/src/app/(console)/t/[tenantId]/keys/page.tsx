@@ -173,7 +173,7 @@ export default function ApiKeysPage() {
           )}
         </QueryState>
       </Card>
-      {keys && (
+      {keys && keys.totalCount > 0 && (
         <Pager
           shown={keys.nodes.length}
           totalCount={keys.totalCount}

@@ -156,7 +156,7 @@ export default function MembersPage() {
               )}
             </QueryState>
           </Card>
-          {memberPage && (
+          {memberPage && memberPage.totalCount > 0 && (
             <Pager
               shown={memberPage.nodes.length}
               totalCount={memberPage.totalCount}
@@ -232,7 +232,7 @@ export default function MembersPage() {
               )}
             </QueryState>
           </Card>
-          {invitationPage && (
+          {invitationPage && invitationPage.totalCount > 0 && (
             <Pager
               shown={invitationPage.nodes.length}
               totalCount={invitationPage.totalCount}

@@ -26,8 +26,8 @@ export function KeySecret({
           Try it
         </Text>
         <Text size="sm" c="dimmed">
-          Set <Code>SLUICE_URL</Code> to your data plane&apos;s address (
-          <Code>http://127.0.0.1:4100</Code> in development), then check a first request against{' '}
+          Set <Code>SLUICE_URL</Code> to your data plane&apos;s address, e.g.{' '}
+          <Code>http://127.0.0.1:4100</Code> in development, then check a first request against{' '}
           <Code>{policy}</Code>.
         </Text>
         <Tabs defaultValue="curl" keepMounted={false}>

@@ -15,9 +15,17 @@ import { EnabledBadge } from '../_components/enabled-badge';
 import { EndpointActions } from '../_components/endpoint-actions';
 
 /** A label and its value, in a card's grid. */
-function Figure({ label, children }: { label: string; children: ReactNode }) {
+function Figure({
+  label,
+  span = 1,
+  children,
+}: {
+  label: string;
+  span?: number;
+  children: ReactNode;
+}) {
   return (
-    <div>
+    <div style={{ gridColumn: `span ${span}` }}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
@@ -60,8 +68,10 @@ export default function WebhookEndpointPage() {
               <Title order={2} size="h4" mb="sm">
                 Settings
               </Title>
-              <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
-                <Figure label="URL">{endpoint.url}</Figure>
+              <SimpleGrid cols={{ base: 2, md: 4 }}>
+                <Figure label="URL" span={2}>
+                  {endpoint.url}
+                </Figure>
                 <Figure label="Leak rate">
                   {formatNumber(endpoint.leakRatePerSec)} per second
                 </Figure>

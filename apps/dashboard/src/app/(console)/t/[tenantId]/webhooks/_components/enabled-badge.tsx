@@ -6,7 +6,7 @@ export function EnabledBadge({ enabled }: { enabled: boolean }) {
       enabled
     </Badge>
   ) : (
-    <Badge color="gray" variant="dot">
+    <Badge color="orange" variant="dot">
       disabled
     </Badge>
   );
