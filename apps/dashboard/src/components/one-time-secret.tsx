@@ -20,7 +20,12 @@ export function CopyableCode({
     <Group gap="xs" align="flex-start" wrap="nowrap">
       <Code
         block={block}
-        style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
+        // a command keeps its lines (scrolling if need be); a secret wraps anywhere
+        style={
+          block
+            ? { flex: 1, minWidth: 0, whiteSpace: 'pre', overflowX: 'auto' }
+            : { flex: 1, minWidth: 0, overflowWrap: 'anywhere' }
+        }
       >
         {value}
       </Code>

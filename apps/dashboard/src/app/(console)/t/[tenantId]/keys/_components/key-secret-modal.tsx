@@ -19,7 +19,7 @@ export function KeySecretModal({
 }) {
   return (
     // the secret must not vanish by a stray click beside the dialog
-    <Modal opened onClose={onClose} title={title} size="lg" closeOnClickOutside={false}>
+    <Modal opened onClose={onClose} title={title} size="xl" closeOnClickOutside={false}>
       <Stack>
         <KeySecret secret={secret} keyPolicies={keyPolicies} tenantPolicies={tenantPolicies} />
         <Group justify="flex-end">
