@@ -15,7 +15,8 @@ import { startConsoleStack, type ConsoleStack } from './support/console-stack';
 // on the data plane until rotated and revoked; webhook endpoints with their one-time secrets;
 // a viewer who sees no write buttons. Every page checked by axe-core and photographed in both
 // themes. The tests run in order: each goes on from what the one before made.
-describe('the console: API keys, webhooks, members', () => {
+// each test drives several pages, axe-core on most: longer than the default on a busy machine
+describe('the console: API keys, webhooks, members', { timeout: 150_000 }, () => {
   let stack: ConsoleStack;
   let browser: ConsoleBrowser;
   let tenantId = '';
