@@ -362,6 +362,19 @@ describe('apiKeys', () => {
     };
     expect(await names({ revoked: true })).toEqual(['beta']);
     expect(await names({ revoked: false })).toEqual(['gamma', 'alpha']);
+    // alpha's expiry passes: expired, not active; a revoked key is REVOKED whatever its expiry
+    await app.prisma.apiKey.update({
+      where: { id: made[0]!.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await app.prisma.apiKey.update({
+      where: { id: made[1]!.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(await names({ status: 'ACTIVE' })).toEqual(['gamma']);
+    expect(await names({ status: 'EXPIRED' })).toEqual(['alpha']);
+    expect(await names({ status: 'REVOKED' })).toEqual(['beta']);
+    expect(await names({ status: 'ACTIVE', search: 'ALP' })).toEqual([]);
     expect(await names({ search: 'AMM' })).toEqual(['gamma']);
     expect(await names({ search: made[0]!.prefix })).toEqual(['alpha']);
     expect(await names({ search: other.apiKey.prefix })).toEqual([]);

@@ -56,8 +56,8 @@ const ACCEPT = /* GraphQL */ `
   }
 `;
 const INVITATIONS = /* GraphQL */ `
-  query Invitations($tenantId: ID) {
-    invitations(tenantId: $tenantId) {
+  query Invitations($tenantId: ID, $search: String) {
+    invitations(tenantId: $tenantId, search: $search) {
       totalCount
       nodes {
         id
@@ -479,6 +479,21 @@ describe('invitations and revokeInvitation', () => {
       { bearer: viewerToken },
     );
     expect(dataOf(listed.body).invitations.nodes.map((n) => n.id)).toContain(id);
+    const searched = await app.graphql<{ invitations: { nodes: { id: string }[] } }>(
+      INVITATIONS,
+      { tenantId: tenant.id, search: ` ${email.slice(0, 12).toUpperCase()} ` },
+      { bearer: viewerToken },
+    );
+    expect(dataOf(searched.body).invitations.nodes.map((n) => n.id)).toEqual([id]);
+    const tooLong = await app.graphql(
+      INVITATIONS,
+      { tenantId: tenant.id, search: 'x'.repeat(101) },
+      { bearer: viewerToken },
+    );
+    expect(errorOf(tooLong.body).extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      field: 'search',
+    });
     const byViewer = await app.graphql(REVOKE, { id }, { bearer: viewerToken });
     expect(errorOf(byViewer.body).extensions?.['code']).toBe('FORBIDDEN');
     const operatorsOnly = await app.graphql(INVITATIONS, {}, { bearer: adminToken });

@@ -12,8 +12,8 @@ import {
 } from './support/test-app';
 
 const MEMBERS = /* GraphQL */ `
-  query Members($tenantId: ID!, $first: Int, $after: String) {
-    members(tenantId: $tenantId, first: $first, after: $after) {
+  query Members($tenantId: ID!, $search: String, $first: Int, $after: String) {
+    members(tenantId: $tenantId, search: $search, first: $first, after: $after) {
       totalCount
       pageInfo {
         hasNextPage
@@ -157,6 +157,28 @@ describe('members', () => {
     );
     expect(dataOf(rest.body).members.nodes.map((m) => m.userId)).toEqual([both.id]);
     expect(dataOf(rest.body).members.pageInfo.hasNextPage).toBe(false);
+
+    // searched by part of the name or of the email, in any case
+    const search = async (text: string) => {
+      const response = await app.graphql<{ members: { nodes: MemberNode[] } }>(
+        MEMBERS,
+        { tenantId: a.tenant.id, search: text },
+        { bearer: a.token.viewer },
+      );
+      return dataOf(response.body).members.nodes.map((m) => m.userId);
+    };
+    expect(await search(both.email.toUpperCase())).toEqual([both.id]);
+    await app.prisma.user.update({ where: { id: a.viewer.id }, data: { name: 'Zoë Quartz' } });
+    expect(await search('quartz')).toEqual([a.viewer.id]);
+    const tooLong = await app.graphql(
+      MEMBERS,
+      { tenantId: a.tenant.id, search: 'x'.repeat(101) },
+      { bearer: a.token.viewer },
+    );
+    expect(errorOf(tooLong.body).extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      field: 'search',
+    });
 
     // another tenant's admin and an anonymous caller
     expect(

@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, Modal } from '@mantine/core';
 
 /**
  * One theme for both color schemes, with colors that pass WCAG AA contrast (4.5:1 for text):
@@ -15,6 +15,10 @@ export const theme = createTheme({
   headings: { fontWeight: '650' },
   // black or white text on filled colors, whichever contrasts
   autoContrast: true,
+  components: {
+    // Mantine's close button (an ×) has no accessible name of its own
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+  },
 });
 
 /** The colors the console uses for badges, alerts and buttons. */

@@ -15,7 +15,7 @@ import { parseInput } from '../graphql/input';
 import { type Connection, type PageArgs, pageQuery, toConnection } from '../graphql/pagination';
 import { OutboxService } from '../outbox/outbox.service';
 import type { ApiKeyFilter, CreateApiKeyInput, UpdateApiKeyInput } from './models/api-key.inputs';
-import type { ApiKey, ApiKeySecretPayload } from './models/api-key.model';
+import type { ApiKey, ApiKeySecretPayload, ApiKeyStatus } from './models/api-key.model';
 
 /** `sk_live_` and the secret's first 4 characters: enough to tell keys apart, useless to guess. */
 const VISIBLE_PREFIX_LENGTH = 'sk_live_'.length + 4;
@@ -62,8 +62,21 @@ const updateSchema = z.object({
   expiresAt: futureSchema.nullable().optional(),
 });
 
+/** The rows of keys in `status` at `now` (the data plane refuses a key from its expiry on). */
+function statusWhere(status: ApiKeyStatus, now: Date): Prisma.ApiKeyWhereInput {
+  switch (status) {
+    case 'revoked':
+      return { revokedAt: { not: null } };
+    case 'expired':
+      return { revokedAt: null, expiresAt: { lte: now } };
+    case 'active':
+      return { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
+  }
+}
+
 const filterSchema = z.object({
   revoked: z.boolean().nullish(),
+  status: z.enum(['active', 'expired', 'revoked']).nullish(),
   search: z.string().trim().max(100, 'must be at most 100 characters').nullish(),
 });
 
@@ -132,12 +145,15 @@ export class ApiKeyService {
     page: PageArgs,
   ): Promise<Connection<ApiKey>> {
     const query = pageQuery(page);
-    const { revoked, search } = parseInput(filterSchema, filter ?? {}, 'filter');
+    const { revoked, status, search } = parseInput(filterSchema, filter ?? {}, 'filter');
     await this.tenantAccess.tenant(user, tenantId, 'read');
     const where: Prisma.ApiKeyWhereInput = {
       tenantId,
-      ...(revoked === true ? { revokedAt: { not: null } } : {}),
-      ...(revoked === false ? { revokedAt: null } : {}),
+      AND: [
+        revoked === true ? { revokedAt: { not: null } } : {},
+        revoked === false ? { revokedAt: null } : {},
+        status ? statusWhere(status, new Date()) : {},
+      ],
       ...(search
         ? {
             OR: [

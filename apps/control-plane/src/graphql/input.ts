@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { badUserInputOf, type FieldIssue } from './app-error';
 
 /**
@@ -18,3 +18,6 @@ export function parseInput<S extends z.ZodType>(
   }));
   throw badUserInputOf(issues, { field: argument, message: 'invalid' });
 }
+
+/** A list's free-text search: trimmed, at most 100 characters; empty or absent: no search. */
+export const searchSchema = z.string().trim().max(100, 'must be at most 100 characters').nullish();

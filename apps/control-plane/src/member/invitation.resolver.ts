@@ -39,9 +39,15 @@ export class InvitationResolver {
   invitations(
     @CurrentUser() user: AuthUser,
     @Args('tenantId', { type: () => ID, nullable: true }) tenantId: string | null,
+    @Args('search', {
+      type: () => String,
+      nullable: true,
+      description: 'Part of the email (any case), at most 100 characters.',
+    })
+    search: string | null,
     @Args() page: PageArgs,
   ): Promise<Connection<Invitation>> {
-    return this.service.pending(user, tenantId ?? null, page);
+    return this.service.pending(user, tenantId ?? null, page, search);
   }
 
   @Mutation(() => Boolean, {

@@ -26,7 +26,7 @@ import { PRISMA } from '../database/prisma.token';
 import { ENV, type Env } from '../env';
 import { AppError } from '../graphql/app-error';
 import type { RequestMeta } from '../graphql/graphql-context';
-import { parseInput } from '../graphql/input';
+import { parseInput, searchSchema } from '../graphql/input';
 import { type Connection, type PageArgs, pageQuery, toConnection } from '../graphql/pagination';
 import { MailService } from '../mail/mail.service';
 import { lockMemberships } from './membership-lock';
@@ -199,14 +199,20 @@ export class InvitationService {
     user: AuthUser,
     tenantId: string | null,
     page: PageArgs,
+    search?: string | null,
   ): Promise<Connection<Invitation>> {
     const query = pageQuery(page);
+    const text = parseInput(searchSchema, search, 'search');
     if (tenantId === null) {
       if (!isOperator(user)) throw AppError.forbidden('Only operators manage operators.');
     } else {
       await this.tenantAccess.tenant(user, tenantId, 'read');
     }
-    const where: Prisma.InvitationWhereInput = { tenantId, acceptedAt: null };
+    const where: Prisma.InvitationWhereInput = {
+      tenantId,
+      acceptedAt: null,
+      ...(text ? { email: { contains: text, mode: 'insensitive' } } : {}),
+    };
     const [rows, totalCount] = await Promise.all([
       this.prisma.invitation.findMany({
         where,

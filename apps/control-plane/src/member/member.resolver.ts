@@ -21,14 +21,21 @@ export class MemberResolver {
 
   @Query(() => MemberConnection, {
     complexity: connectionComplexity,
-    description: "A tenant's members and their roles: for its members and operators.",
+    description:
+      "A tenant's members and their roles, oldest membership first: for its members and operators.",
   })
   members(
     @CurrentUser() user: AuthUser,
     @Args('tenantId', { type: () => ID }) tenantId: string,
+    @Args('search', {
+      type: () => String,
+      nullable: true,
+      description: 'Part of the name or the email (any case), at most 100 characters.',
+    })
+    search: string | null,
     @Args() page: PageArgs,
   ): Promise<Connection<Member>> {
-    return this.service.members(user, tenantId, page);
+    return this.service.members(user, tenantId, page, search);
   }
 
   @Roles('operator')

@@ -7,7 +7,7 @@ import { type AuthUser, isOperator } from '../auth/auth-user';
 import type { User } from '../auth/models/user.model';
 import { PRISMA } from '../database/prisma.token';
 import { AppError } from '../graphql/app-error';
-import { parseInput } from '../graphql/input';
+import { parseInput, searchSchema } from '../graphql/input';
 import { type Connection, type PageArgs, pageQuery, toConnection } from '../graphql/pagination';
 import { lockMemberships } from './membership-lock';
 import { SessionService } from '../auth/session.service';
@@ -31,9 +31,7 @@ const changeRoleSchema = z.object({
   }),
 });
 
-const userFilterSchema = z.object({
-  search: z.string().trim().max(100, 'must be at most 100 characters').nullish(),
-});
+const userFilterSchema = z.object({ search: searchSchema });
 
 const profileSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
@@ -84,11 +82,32 @@ export class MemberService {
     private readonly sessions: SessionService,
   ) {}
 
-  /** The tenant's members, oldest membership first. */
-  async members(user: AuthUser, tenantId: string, page: PageArgs): Promise<Connection<Member>> {
+  /** The tenant's members, oldest membership first; `search`: in their names or emails. */
+  async members(
+    user: AuthUser,
+    tenantId: string,
+    page: PageArgs,
+    search?: string | null,
+  ): Promise<Connection<Member>> {
     const query = pageQuery(page);
+    const text = parseInput(searchSchema, search, 'search');
     await this.tenantAccess.tenant(user, tenantId, 'read');
-    return this.memberPage({ tenantId }, query);
+    return this.memberPage(
+      {
+        tenantId,
+        ...(text
+          ? {
+              user: {
+                OR: [
+                  { email: { contains: text, mode: 'insensitive' } },
+                  { name: { contains: text, mode: 'insensitive' } },
+                ],
+              },
+            }
+          : {}),
+      },
+      query,
+    );
   }
 
   /** The platform's operators (the caller is one: the resolver says so). */

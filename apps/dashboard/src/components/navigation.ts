@@ -16,7 +16,12 @@ export const operatorNav: NavItem[] = [
 ];
 
 /** A tenant's pages: its members (viewers read them), and operators for any tenant. */
-export const tenantNav: NavItem[] = [{ label: 'Overview', path: '' }];
+export const tenantNav: NavItem[] = [
+  { label: 'Overview', path: '' },
+  { label: 'API keys', path: '/keys' },
+  { label: 'Webhooks', path: '/webhooks' },
+  { label: 'Members', path: '/members' },
+];
 
 export const tenantPath = (tenantId: string, path: string) =>
   `/t/${encodeURIComponent(tenantId)}${path}`;

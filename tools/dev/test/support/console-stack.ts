@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,8 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
         CONTROL_PLANE_LINK_BASE_URL: dashboard,
         CONTROL_PLANE_RELAY_INTERVAL_MS: '200',
         SMTP_URL: smtp.url,
+        // encrypts webhook signing secrets: without it the control plane makes no endpoint
+        SLUICE_SECRETS_KEY: randomBytes(32).toString('base64'),
       },
       ports,
       logDir: join(scratch, 'logs'),

@@ -1,6 +1,6 @@
 import { Field, ID, InputType } from '@nestjs/graphql';
 import type { ApiKeyScope } from '@sluice/policy';
-import { ApiKeyScopeEnum } from './api-key.model';
+import { ApiKeyScopeEnum, type ApiKeyStatus, ApiKeyStatusEnum } from './api-key.model';
 
 @InputType()
 export class ApiKeyFilter {
@@ -9,6 +9,12 @@ export class ApiKeyFilter {
     description: 'true: only revoked keys; false: only keys not revoked; absent: both.',
   })
   revoked?: boolean | null;
+
+  @Field(() => ApiKeyStatusEnum, {
+    nullable: true,
+    description: 'Only keys in this state (evaluated now); absent: every state.',
+  })
+  status?: ApiKeyStatus | null;
 
   @Field(() => String, {
     nullable: true,

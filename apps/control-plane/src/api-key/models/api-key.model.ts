@@ -14,6 +14,20 @@ registerEnumType(ApiKeyScopeEnum, {
     "CHECK: check, settle, release and inspect limits. ADMIN: all that, and resetting an identifier's state.",
 });
 
+/** A key's state, for filtering a list (values are the service's own). */
+export const ApiKeyStatusEnum = {
+  ACTIVE: 'active',
+  EXPIRED: 'expired',
+  REVOKED: 'revoked',
+} as const;
+export type ApiKeyStatus = (typeof ApiKeyStatusEnum)[keyof typeof ApiKeyStatusEnum];
+
+registerEnumType(ApiKeyStatusEnum, {
+  name: 'ApiKeyStatus',
+  description:
+    'ACTIVE: accepted by the data plane (not revoked, not past its expiry). EXPIRED: past its expiry, not revoked. REVOKED: revoked (expired or not).',
+});
+
 @ObjectType({
   description:
     'A service key of a tenant for the data plane. Only its SHA-256 is stored: the secret is shown once, by createApiKey or rotateApiKey.',
