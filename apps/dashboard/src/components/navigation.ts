@@ -12,7 +12,11 @@ export interface NavItem {
 export const operatorNav: NavItem[] = [{ label: 'Tenants', path: '/tenants' }];
 
 /** A tenant's pages: its members (viewers read them), and operators for any tenant. */
-export const tenantNav: NavItem[] = [{ label: 'Overview', path: '' }];
+export const tenantNav: NavItem[] = [
+  { label: 'Overview', path: '' },
+  { label: 'Overrides', path: '/overrides' },
+  { label: 'Versions', path: '/versions' },
+];
 
 export const tenantPath = (tenantId: string, path: string) =>
   `/t/${encodeURIComponent(tenantId)}${path}`;
