@@ -117,7 +117,11 @@ describe('the console shell', () => {
     await page.waitForURL(`${stack.dashboard}/t/${stack.tenantId}`);
     await page.getByRole('heading', { name: 'Demo Inc.' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Overview']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual([
+      'Overview',
+      'Overrides',
+      'Versions',
+    ]);
 
     await page.goto(`${stack.dashboard}/tenants`);
     await page.getByRole('heading', { name: 'Not allowed' }).waitFor();

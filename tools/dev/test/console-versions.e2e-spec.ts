@@ -388,6 +388,14 @@ describe('the console’s overrides and policy versions', () => {
     await expectAccessible(tracked, 'versions');
     await screenshot(tracked, 'versions');
 
+    // a version's changes: the comparison below the list, scrolled to
+    const previous = page.getByRole('button', { name: /^Changes of version/ }).nth(1);
+    await previous.click();
+    const compareCard = page.locator('#compare');
+    await compareCard.scrollIntoViewIfNeeded();
+    await compareCard.locator('tr[data-kind]').first().waitFor();
+    await screenshot(tracked, 'versions-compare');
+
     const rollbackButtons = page.getByRole('button', { name: /^Roll back to version/ });
     await rollbackButtons.nth(1).click();
     const dialog = page.getByRole('dialog', { name: /^Roll back to version/ });

@@ -229,7 +229,7 @@ export function OverrideFormModal({
             <Button variant="default" onClick={() => setConfirming(undefined)}>
               Back to the form
             </Button>
-            <Button color="yellow" loading={pending} onClick={() => void save()}>
+            <Button loading={pending} onClick={() => void save()}>
               Change the window
             </Button>
           </Group>

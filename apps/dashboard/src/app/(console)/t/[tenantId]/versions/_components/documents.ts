@@ -2,7 +2,7 @@ import { graphql } from '@/generated/gql';
 
 export const PolicyVersionsDocument = graphql(`
   query PolicyVersions($tenantId: ID!, $after: String) {
-    policyVersions(tenantId: $tenantId, first: 20, after: $after) {
+    policyVersions(tenantId: $tenantId, first: 10, after: $after) {
       nodes {
         version
         reason

@@ -88,7 +88,7 @@ export function ImportModal({
         </Text>
         <FileInput
           label="Upload a file"
-          placeholder="A .yaml, .yml or .json export"
+          description="A .yaml, .yml or .json export"
           accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml"
           clearable
           onChange={(file) => void load(file)}

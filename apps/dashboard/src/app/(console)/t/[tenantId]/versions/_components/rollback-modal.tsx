@@ -121,7 +121,6 @@ export function RollbackModal({
             Cancel
           </Button>
           <Button
-            color="orange"
             loading={rollback.fetching}
             disabled={!preview || Boolean(issues) || preview.changes.length === 0}
             onClick={() => void confirm()}

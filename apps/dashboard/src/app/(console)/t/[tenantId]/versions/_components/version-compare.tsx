@@ -76,7 +76,7 @@ export function VersionCompare({
             data={data}
             value={from === null ? null : String(from)}
             onChange={(value) => onChange(pick(value), to)}
-            w={280}
+            w={340}
           />
           <ActionIcon
             variant="default"
@@ -95,15 +95,15 @@ export function VersionCompare({
             data={data}
             value={to === null ? null : String(to)}
             onChange={(value) => onChange(from, pick(value))}
-            w={280}
+            w={340}
           />
           {beforeText !== undefined && afterText !== undefined && hunks.length > 0 && (
             <Group gap={4} mb={6}>
               <Badge color="green" variant="light">
-                +{formatNumber(stats.added)} lines
+                +{formatNumber(stats.added)} {stats.added === 1 ? 'line' : 'lines'}
               </Badge>
               <Badge color="red" variant="light">
-                −{formatNumber(stats.removed)} lines
+                −{formatNumber(stats.removed)} {stats.removed === 1 ? 'line' : 'lines'}
               </Badge>
             </Group>
           )}
