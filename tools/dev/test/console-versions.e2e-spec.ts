@@ -298,15 +298,26 @@ describe('the console’s overrides and policy versions', () => {
     // beyond the plan's bound: refused, where it is in the document
     await page.getByRole('button', { name: 'Import…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import policies' });
-    const document = dialog.getByRole('textbox', { name: 'Or paste the document' });
+    const document = dialog.getByRole('textbox', { name: 'Document' });
     await document.fill(exported.replace(/(rollback_user[\s\S]*?capacity:) 3/, '$1 80'));
     await dialog.getByRole('button', { name: 'Preview the changes' }).click();
     const refused = dialog.getByRole('alert').filter({ hasText: 'The document was refused' });
     await refused.getByText('overrides › api rollback_user › rules › burst › capacity').waitFor();
     expect(await refused.textContent()).toMatch(/\(line \d+\): must be at most 50/);
 
-    // within it: the dry run's differences, then the import
-    await document.fill(exported.replace(/(rollback_user[\s\S]*?capacity:) 3/, '$1 7'));
+    // within it, uploaded: the dry run's differences, then the import
+    const changed = exported.replace(/(rollback_user[\s\S]*?capacity:) 3/, '$1 7');
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      dialog.getByRole('button', { name: 'Upload a file…' }).click(),
+    ]);
+    await chooser.setFiles({
+      name: 'demo-policies.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from(changed),
+    });
+    await dialog.getByText('demo-policies.yaml').waitFor();
+    await expect.poll(() => document.inputValue()).toBe(changed);
     const apply = dialog.getByRole('button', { name: 'Apply the import' });
     expect(await apply.isDisabled()).toBe(true);
     await dialog.getByRole('button', { name: 'Preview the changes' }).click();
@@ -328,7 +339,8 @@ describe('the console’s overrides and policy versions', () => {
     expect(await page.getByRole('button', { name: /^(Edit|Delete) the override/ }).count()).toBe(0);
 
     await page.goto(versionsUrl());
-    await page.getByRole('row').filter({ hasText: 'current' }).waitFor();
+    // who made it, by the name the tenant's members know
+    await page.getByRole('row').filter({ hasText: 'current' }).getByText('Demo Admin').waitFor();
     expect(await page.getByRole('button', { name: 'Import…' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Roll back/ }).count()).toBe(0);
     // reading is theirs: the comparison and the export
@@ -366,6 +378,29 @@ describe('the console’s overrides and policy versions', () => {
       viewerToken,
     );
     expect(rollback.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    tracked.expectClean();
+  });
+
+  it('an operator sets any parameter of a template, beyond the plan’s bounds', async () => {
+    const tracked = await browser.signedIn(stack.operator);
+    const { page } = tracked;
+    await page.goto(overridesUrl());
+    const dialog = await newOverride(page, 'api', 'exact', 'vip_1');
+    // every parameter of the rules' algorithms, not only what the plan opens to the tenant
+    await dialog.getByRole('textbox', { name: 'Refill per second' }).fill('25');
+    await dialog.getByRole('textbox', { name: 'Limit' }).fill('5000');
+    await dialog.getByRole('textbox', { name: 'Capacity' }).fill('80');
+    await dialog.getByRole('button', { name: 'Create the override' }).click();
+    const vip = page.getByRole('row').filter({ hasText: 'vip_1' });
+    await vip.getByText('burst: capacity 80, refill 25/s').waitFor();
+    await vip.getByText('daily: limit 5,000').waitFor();
+
+    await page.goto(versionsUrl());
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'current' })
+      .getByText('Demo Operator (you)')
+      .waitFor();
     tracked.expectClean();
   });
 
@@ -407,8 +442,19 @@ describe('the console’s overrides and policy versions', () => {
     await screenshot(tracked, 'rollback');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
+    // a document with a change, previewed
+    const { exportPolicies } = await data<{ exportPolicies: string }>(
+      `query ($tenantId: ID!) { exportPolicies(tenantId: $tenantId, format: YAML) }`,
+      { tenantId: stack.tenantId },
+      adminToken,
+    );
     await page.getByRole('button', { name: 'Import…' }).click();
-    await page.getByRole('dialog', { name: 'Import policies' }).waitFor();
+    const importDialog = page.getByRole('dialog', { name: 'Import policies' });
+    await importDialog
+      .getByRole('textbox', { name: 'Document' })
+      .fill(exportPolicies.replace(/(premium_[\s\S]*?capacity:) \d+/, '$1 45'));
+    await importDialog.getByRole('button', { name: 'Preview the changes' }).click();
+    await importDialog.getByText('1 change').waitFor();
     await expectAccessible(tracked, 'import');
     await screenshot(tracked, 'import');
     tracked.expectClean();

@@ -24,8 +24,9 @@ import { formatDateTime } from '@/lib/format';
 import { useSession } from '@/lib/session';
 import {
   PolicyVersionsDocument,
-  VersionAuthorsDocument,
   VersionChoicesDocument,
+  VersionMembersDocument,
+  VersionOperatorsDocument,
 } from './_components/documents';
 import { ExportButton, ExportMenu } from './_components/export-menu';
 import { ImportModal } from './_components/import-modal';
@@ -48,10 +49,8 @@ export default function VersionsPage() {
   const { filters, setAfter, compare } = useVersionFilters();
   const [dialog, setDialog] = useState<Dialog>();
   const [resets, setResets] = useState<readonly CounterResetView[]>([]);
-  const [authors] = useQuery({
-    query: VersionAuthorsDocument,
-    variables: { tenantId, operator: isOperator },
-  });
+  const [members] = useQuery({ query: VersionMembersDocument, variables: { tenantId } });
+  const [operators] = useQuery({ query: VersionOperatorsDocument, pause: !isOperator });
   const [choices] = useQuery({ query: VersionChoicesDocument, variables: { tenantId } });
   const [{ data, fetching, error }] = useQuery({
     query: PolicyVersionsDocument,
@@ -64,14 +63,14 @@ export default function VersionsPage() {
   const names = useMemo(() => {
     const known = new Map<string, string>();
     for (const m of [
-      ...(authors.data?.members.nodes ?? []),
-      ...(authors.data?.operators?.nodes ?? []),
+      ...(members.data?.members.nodes ?? []),
+      ...(operators.data?.operators.nodes ?? []),
     ]) {
       known.set(m.userId, m.name);
     }
     known.set(user.id, `${user.name} (you)`);
     return known;
-  }, [authors.data, user]);
+  }, [members.data, operators.data, user]);
   const author = (id: string | null | undefined) =>
     id === null || id === undefined
       ? 'the system'

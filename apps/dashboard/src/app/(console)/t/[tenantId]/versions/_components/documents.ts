@@ -31,16 +31,22 @@ export const VersionChoicesDocument = graphql(`
   }
 `);
 
-/** Who made the versions: the tenant's members (and for operators, the operators). */
-export const VersionAuthorsDocument = graphql(`
-  query VersionAuthors($tenantId: ID!, $operator: Boolean!) {
+/** Who made the versions: the tenant's members… */
+export const VersionMembersDocument = graphql(`
+  query VersionMembers($tenantId: ID!) {
     members(tenantId: $tenantId, first: 100) {
       nodes {
         userId
         name
       }
     }
-    operators(first: 100) @include(if: $operator) {
+  }
+`);
+
+/** …and, for operators, the operators (a query of its own: both lists exceed the API's cost). */
+export const VersionOperatorsDocument = graphql(`
+  query VersionOperators {
+    operators(first: 100) {
       nodes {
         userId
         name

@@ -1,7 +1,7 @@
 'use client';
 
-import { Alert, Button, FileInput, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Button, FileButton, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation } from 'urql';
 import type { ImportPoliciesMutation } from '@/generated/gql/graphql';
 import { ChangePreview, DocumentIssues } from './change-preview';
@@ -33,6 +33,12 @@ export function ImportModal({
   const [issues, setIssues] = useState<DocumentIssue[]>();
   const [{ fetching }, run] = useMutation(ImportPoliciesDocument);
   const [applying, setApplying] = useState(false);
+  const outcome = useRef<HTMLDivElement>(null);
+  // the dry run's answer is below a long document: bring it into view
+  useEffect(() => {
+    if (previewed || issues)
+      outcome.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, [previewed, issues]);
 
   const send = (dryRun: boolean) =>
     run(
@@ -86,27 +92,38 @@ export function ImportModal({
           The document replaces the tenant&apos;s own configuration: its policies, its changes of
           the plan&apos;s policies and its overrides, as an export writes them. Preview it first.
         </Text>
-        <FileInput
-          label="Upload a file"
-          description="A .yaml, .yml or .json export"
-          accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml"
-          clearable
-          onChange={(file) => void load(file)}
-        />
+        <Group gap="sm">
+          <FileButton
+            accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml"
+            onChange={(file) => void load(file)}
+          >
+            {(props) => (
+              <Button variant="default" {...props}>
+                Upload a file…
+              </Button>
+            )}
+          </FileButton>
+          <Text size="sm" c="dimmed">
+            {fileName ?? 'A .yaml, .yml or .json export, or paste it below'}
+          </Text>
+        </Group>
         <Textarea
-          label="Or paste the document"
+          label="Document"
           placeholder={'format: sluice.dev/policies/v1\npolicies: []\n…'}
           autosize
           minRows={8}
-          maxRows={18}
-          ff="monospace"
+          maxRows={14}
           value={text}
           onChange={(event) => setText(event.currentTarget.value)}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         />
-        {issues && <DocumentIssues issues={issues} title="The document was refused" />}
-        {current && (
-          <ChangePreview changes={current.changes} countersReset={current.countersReset} />
+        {(issues || current) && (
+          <div ref={outcome}>
+            {issues && <DocumentIssues issues={issues} title="The document was refused" />}
+            {current && (
+              <ChangePreview changes={current.changes} countersReset={current.countersReset} />
+            )}
+          </div>
         )}
         {previewed && !current && (
           <Alert color="gray">The document changed since its preview: preview it again.</Alert>
