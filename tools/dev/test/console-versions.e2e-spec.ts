@@ -194,7 +194,9 @@ describe('the console’s overrides and policy versions', () => {
     dialog = page.getByRole('dialog', { name: 'Delete the override for user_42' });
     await dialog.getByRole('button', { name: 'Delete the override' }).click();
     await page.getByText('The override for user_42 is deleted.').waitFor();
-    await expect.poll(() => page.getByRole('row').filter({ hasText: 'user_42' }).count()).toBe(0);
+    await expect
+      .poll(() => page.getByRole('row').filter({ hasText: 'user_42' }).count(), { timeout: 10_000 })
+      .toBe(0);
     tracked.expectClean();
   });
 
@@ -317,7 +319,7 @@ describe('the console’s overrides and policy versions', () => {
       buffer: Buffer.from(changed),
     });
     await dialog.getByText('demo-policies.yaml').waitFor();
-    await expect.poll(() => document.inputValue()).toBe(changed);
+    await expect.poll(() => document.inputValue(), { timeout: 10_000 }).toBe(changed);
     const apply = dialog.getByRole('button', { name: 'Apply the import' });
     expect(await apply.isDisabled()).toBe(true);
     await dialog.getByRole('button', { name: 'Preview the changes' }).click();

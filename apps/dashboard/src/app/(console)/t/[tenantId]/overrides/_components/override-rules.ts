@@ -19,42 +19,27 @@ export interface ParamSpec {
   label: string;
   /** Sent as an integer (the API refuses a fraction). */
   integer: boolean;
-  /** Milliseconds: shown as a duration. */
-  duration?: boolean;
-  /** Per second: shown as a rate. */
-  rate?: boolean;
 }
 
 const capacity: ParamSpec = { name: 'capacity', label: 'Capacity', integer: true };
 const limit: ParamSpec = { name: 'limit', label: 'Limit', integer: true };
-const windowMs: ParamSpec = {
-  name: 'windowMs',
-  label: 'Window (ms)',
-  integer: true,
-  duration: true,
-};
+const windowMs: ParamSpec = { name: 'windowMs', label: 'Window (ms)', integer: true };
 
 /** What each algorithm is made of (the API's `Algorithm`), in the order people read them. */
 export const ALGORITHM_PARAMS: Record<Algorithm, ParamSpec[]> = {
-  TOKEN_BUCKET: [
-    capacity,
-    { name: 'refillPerSecond', label: 'Refill per second', integer: false, rate: true },
-  ],
-  LEAKY_BUCKET: [
-    capacity,
-    { name: 'leakPerSecond', label: 'Leak per second', integer: false, rate: true },
-  ],
+  TOKEN_BUCKET: [capacity, { name: 'refillPerSecond', label: 'Refill per second', integer: false }],
+  LEAKY_BUCKET: [capacity, { name: 'leakPerSecond', label: 'Leak per second', integer: false }],
   FIXED_WINDOW: [limit, windowMs],
   SLIDING_WINDOW_LOG: [limit, windowMs],
   SLIDING_WINDOW_COUNTER: [limit, windowMs],
   GCRA: [
     limit,
-    { name: 'periodMs', label: 'Period (ms)', integer: true, duration: true },
+    { name: 'periodMs', label: 'Period (ms)', integer: true },
     { name: 'burst', label: 'Burst', integer: true },
   ],
   CONCURRENCY: [
     { name: 'limit', label: 'In flight', integer: true },
-    { name: 'leaseTtlMs', label: 'Lease TTL (ms)', integer: true, duration: true },
+    { name: 'leaseTtlMs', label: 'Lease TTL (ms)', integer: true },
   ],
 };
 
