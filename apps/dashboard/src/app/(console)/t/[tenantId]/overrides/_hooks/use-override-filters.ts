@@ -1,0 +1,22 @@
+'use client';
+
+import { parseAsBoolean, parseAsString, useQueryStates } from 'nuqs';
+
+/**
+ * The override list's filters and page, kept in the URL: `?search=&policy=&expired=true&after=`.
+ * Active overrides only unless expired ones are asked for.
+ */
+export const overrideFilterParsers = {
+  search: parseAsString.withDefault(''),
+  policy: parseAsString,
+  expired: parseAsBoolean.withDefault(false),
+  after: parseAsString,
+};
+
+export function useOverrideFilters() {
+  const [filters, setFilters] = useQueryStates(overrideFilterParsers);
+  /** A new filter starts from the first page. */
+  const setFilter = (change: Partial<Omit<typeof filters, 'after'>>) =>
+    void setFilters({ ...change, after: null });
+  return { filters, setFilter, setAfter: (after: string | null) => void setFilters({ after }) };
+}
