@@ -135,11 +135,9 @@ describe('the console’s overrides and policy versions', () => {
     await page.getByRole('heading', { name: 'Overrides' }).waitFor();
     await page.getByText('No overrides yet').waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual([
-      'Overview',
-      'Overrides',
-      'Versions',
-    ]);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(
+      expect.arrayContaining(['Overview', 'Overrides', 'Versions']),
+    );
 
     // beyond the free plan's bound (capacity 1..50): the API refuses it, on its field
     let dialog = await newOverride(page, 'api', 'exact', 'user_42');
