@@ -320,11 +320,14 @@ async function seedDemoUser(
   return { email, password };
 }
 
+export const DEMO_OPERATOR_EMAIL = 'operator@demo.sluice.local';
+export const DEMO_ADMIN_EMAIL = 'admin@demo.sluice.local';
+
 /** The demo's operator (see `seedDemoUser`). */
 export function seedDemoOperator(options: DemoUserOptions): Promise<DemoUser> {
   return seedDemoUser(
     options,
-    'operator@demo.sluice.local',
+    DEMO_OPERATOR_EMAIL,
     ['create-operator', '--name', 'Demo Operator'],
     'SLUICE_OPERATOR_PASSWORD',
   );
@@ -334,7 +337,7 @@ export function seedDemoOperator(options: DemoUserOptions): Promise<DemoUser> {
 export function seedDemoTenantAdmin(options: DemoUserOptions): Promise<DemoUser> {
   return seedDemoUser(
     options,
-    'admin@demo.sluice.local',
+    DEMO_ADMIN_EMAIL,
     ['create-member', '--tenant', DEMO_TENANT.slug, '--role', 'admin', '--name', 'Demo Admin'],
     'SLUICE_USER_PASSWORD',
   );

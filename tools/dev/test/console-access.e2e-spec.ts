@@ -9,6 +9,7 @@ import {
   type TrackedPage,
 } from './support/console-browser';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack';
+import { acceptInvitation, checkWith, inviteMember, secretIn } from './support/console-steps';
 
 // A tenant's access pages on the real stack, in Chromium, as its people use them: an operator
 // makes a tenant and invites its admin, who accepts by the mailed link; the admin's API key works
@@ -38,53 +39,20 @@ describe('the console: API keys, webhooks, members', { timeout: 150_000 }, () =>
 
   const page$ = (path: string) => `${stack.dashboard}/t/${tenantId}${path}`;
 
-  /** POST /v1/check on the data plane with `secret`: its status. */
-  const check = async (secret: string, policy = 'api') => {
-    const response = await fetch(`${stack.dataPlane}/v1/check`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ policy, identifier: 'user-42' }),
-    });
-    return { status: response.status, body: (await response.json()) as { allowed?: boolean } };
-  };
+  const check = (secret: string) =>
+    checkWith(stack, secret, { policy: 'api', identifier: 'user-42' });
   /** The data plane sees a key change within seconds (the relay publishes it). */
   const eventually = (secret: string, status: number) =>
     expect.poll(async () => (await check(secret)).status, { timeout: 15_000 }).toBe(status);
-
-  /** Accepts the invitation mailed to `user` in a fresh browser: a new account. */
-  async function accept(user: DemoUser, name: string, scheme: Scheme = 'light') {
-    const mail = await stack.smtp.waitFor(user.email);
-    const link = /https?:\/\/\S+\/invite\/\S+/.exec(mail.text)?.[0];
-    expect(link?.startsWith(`${stack.dashboard}/invite/`)).toBe(true);
-    const tracked = await browser.open(scheme);
-    const { page } = tracked;
-    await page.goto(link!);
-    await page.getByRole('heading', { name: /^Join Orbit Labs/ }).waitFor();
-    await page.getByLabel(/^Your name/).fill(name);
-    await page.getByLabel(/^Choose a password/).fill(user.password);
-    await page.getByRole('button', { name: 'Accept the invitation' }).click();
-    await page.waitForURL(page$(''));
-    return tracked;
-  }
-
-  /** Invites `email` as `role` from the members page. */
-  async function invite(page: Page, email: string, role: 'Admin' | 'Viewer') {
-    await page.goto(page$('/members'));
-    await page.getByRole('button', { name: 'Invite a member' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Invite a member' });
-    await dialog.getByLabel(/^Email/).fill(email);
-    await dialog.getByRole('radio', { name: role }).check();
-    await dialog.getByRole('button', { name: 'Send the invitation' }).click();
-    await page.getByText(`Invitation sent to ${email}.`).waitFor();
-    await page.getByRole('cell', { name: email, exact: true }).waitFor();
-  }
-
-  /** The one-time secret a dialog shows. */
-  const secretIn = async (dialog: Locator, prefix: RegExp) => {
-    const text = await dialog.getByText(prefix).first().textContent();
-    expect(text).toMatch(prefix);
-    return text!;
-  };
+  const accept = (user: DemoUser, name: string, scheme: Scheme = 'light') =>
+    acceptInvitation(
+      stack,
+      browser,
+      { user, name, tenantName: 'Orbit Labs', tenantUrl: page$('') },
+      scheme,
+    );
+  const invite = (page: Page, email: string, role: 'Admin' | 'Viewer') =>
+    inviteMember(page, page$(''), email, role);
 
   /** Fills the endpoint dialog and submits it. */
   async function submitEndpoint(dialog: Locator, name: string, url: string) {

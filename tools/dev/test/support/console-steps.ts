@@ -1,0 +1,80 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { DemoUser } from '../../src/seed';
+import type { ConsoleBrowser, Scheme, TrackedPage } from './console-browser';
+import type { ConsoleStack } from './console-stack';
+
+/** Steps several console specs take the same way. */
+
+export interface CheckAnswer {
+  status: number;
+  body: {
+    allowed?: boolean;
+    remaining?: number;
+    limit?: number;
+    rules?: { name: string; allowed: boolean; limit: number; remaining: number }[];
+  };
+}
+
+/** POST /v1/check on the data plane with a service key. */
+export async function checkWith(
+  stack: ConsoleStack,
+  secret: string,
+  body: { policy: string; identifier: string; cost?: number },
+): Promise<CheckAnswer> {
+  const response = await fetch(`${stack.dataPlane}/v1/check`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as CheckAnswer['body'] };
+}
+
+/** Invites `email` as `role` from the members page of the tenant `tenantUrl` points at. */
+export async function inviteMember(
+  page: Page,
+  tenantUrl: string,
+  email: string,
+  role: 'Admin' | 'Viewer',
+): Promise<void> {
+  await page.goto(`${tenantUrl}/members`);
+  await page.getByRole('button', { name: 'Invite a member' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Invite a member' });
+  await dialog.getByLabel(/^Email/).fill(email);
+  await dialog.getByRole('radio', { name: role }).check();
+  await dialog.getByRole('button', { name: 'Send the invitation' }).click();
+  await page.getByText(`Invitation sent to ${email}.`).waitFor();
+  await page.getByRole('cell', { name: email, exact: true }).waitFor();
+}
+
+/**
+ * Accepts the invitation mailed to `user` (read from the SMTP sink) in a fresh browser: a new
+ * account, landing on the tenant's overview at `tenantUrl`.
+ */
+export async function acceptInvitation(
+  stack: ConsoleStack,
+  browser: ConsoleBrowser,
+  invitation: { user: DemoUser; name: string; tenantName: string; tenantUrl: string },
+  scheme: Scheme = 'light',
+): Promise<TrackedPage> {
+  const { user, name, tenantName, tenantUrl } = invitation;
+  const mail = await stack.smtp.waitFor(user.email);
+  const link = /https?:\/\/\S+\/invite\/\S+/.exec(mail.text)?.[0];
+  expect(link?.startsWith(`${stack.dashboard}/invite/`)).toBe(true);
+  const tracked = await browser.open(scheme);
+  const { page } = tracked;
+  await page.goto(link!);
+  await page.getByRole('heading', { name: `Join ${tenantName}` }).waitFor();
+  await page.getByLabel(/^Your name/).fill(name);
+  await page.getByLabel(/^Choose a password/).fill(user.password);
+  await page.getByRole('button', { name: 'Accept the invitation' }).click();
+  await page.waitForURL(tenantUrl);
+  return tracked;
+}
+
+/** The one-time secret a dialog shows. */
+export async function secretIn(dialog: Locator, prefix: RegExp): Promise<string> {
+  const text = await dialog.getByText(prefix).first().textContent();
+  expect(text).toMatch(prefix);
+  return text!;
+}
