@@ -9,11 +9,7 @@ import {
   type Scheme,
 } from './support/console-browser';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack';
-
-interface GraphqlAnswer {
-  data?: Record<string, unknown>;
-  errors?: { message: string; extensions?: { code?: string } }[];
-}
+import { bearerLogin, checkWith, graphql as graphqlAs, graphqlData } from './support/console-steps';
 
 // A tenant's overrides and policy versions in the console, on the real stack in Chromium: the demo
 // tenant's admin creates, edits and deletes overrides (one refused beyond the plan's bounds), sees
@@ -27,47 +23,20 @@ describe('the console’s overrides and policy versions', () => {
   let viewer: DemoUser;
   let viewerToken: string;
 
-  /** The control plane's GraphQL API, as a script would call it (a bearer session). */
-  const graphql = async (
-    query: string,
-    variables: Record<string, unknown> = {},
-    token?: string,
-  ): Promise<GraphqlAnswer> => {
-    const response = await fetch(`${stack.controlPlane}/graphql`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(token && { authorization: `Bearer ${token}` }),
-      },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as GraphqlAnswer;
-  };
-  const data = async <T>(query: string, variables: Record<string, unknown>, token: string) => {
-    const answer = await graphql(query, variables, token);
-    expect(answer.errors).toBeUndefined();
-    return answer.data as T;
-  };
-  const login = async (user: DemoUser) =>
-    (
-      await data<{ login: { token: string } }>(
-        `mutation ($email: String!, $password: String!) {
-          login(input: { email: $email, password: $password, transport: BEARER }) { token }
-        }`,
-        { email: user.email, password: user.password },
-        '',
-      )
-    ).login.token;
+  const graphql = (query: string, variables: Record<string, unknown> = {}, token?: string) =>
+    graphqlAs(stack, query, variables, token);
+  const data = <T>(query: string, variables: Record<string, unknown>, token: string) =>
+    graphqlData<T>(stack, query, variables, token);
+  const login = (user: DemoUser) => bearerLogin(stack, user);
 
   /** What the data plane's check (a dry run) says of the burst rule for an identifier. */
   const burstLimit = async (identifier: string) => {
-    const response = await fetch(`${stack.dataPlane}/v1/check`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.apiKey}` },
-      body: JSON.stringify({ policy: 'api', identifier, dryRun: true }),
+    const { body } = await checkWith(stack, stack.apiKey, {
+      policy: 'api',
+      identifier,
+      dryRun: true,
     });
-    const body = (await response.json()) as { rules: { name: string; limit: number }[] };
-    return body.rules.find((rule) => rule.name === 'burst')?.limit;
+    return body.rules?.find((rule) => rule.name === 'burst')?.limit;
   };
 
   const overridesUrl = () => `${stack.dashboard}/t/${stack.tenantId}/overrides`;

@@ -20,7 +20,7 @@ export interface CheckAnswer {
 export async function checkWith(
   stack: ConsoleStack,
   secret: string,
-  body: { policy: string; identifier: string; cost?: number },
+  body: { policy: string; identifier: string; cost?: number; dryRun?: boolean },
 ): Promise<CheckAnswer> {
   const response = await fetch(`${stack.dataPlane}/v1/check`, {
     method: 'POST',
@@ -77,4 +77,52 @@ export async function secretIn(dialog: Locator, prefix: RegExp): Promise<string>
   const text = await dialog.getByText(prefix).first().textContent();
   expect(text).toMatch(prefix);
   return text!;
+}
+
+export interface GraphqlAnswer {
+  data?: Record<string, unknown>;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+/** The control plane's GraphQL API, as a script would call it (a bearer session). */
+export async function graphql(
+  stack: ConsoleStack,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token?: string,
+): Promise<GraphqlAnswer> {
+  const response = await fetch(`${stack.controlPlane}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token && { authorization: `Bearer ${token}` }),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as GraphqlAnswer;
+}
+
+/** An operation's data, failing the test on any error. */
+export async function graphqlData<T>(
+  stack: ConsoleStack,
+  query: string,
+  variables: Record<string, unknown>,
+  token: string,
+): Promise<T> {
+  const answer = await graphql(stack, query, variables, token);
+  expect(answer.errors).toBeUndefined();
+  return answer.data as T;
+}
+
+/** A bearer session of `user`. */
+export async function bearerLogin(stack: ConsoleStack, user: DemoUser): Promise<string> {
+  const { login } = await graphqlData<{ login: { token: string } }>(
+    stack,
+    `mutation ($email: String!, $password: String!) {
+      login(input: { email: $email, password: $password, transport: BEARER }) { token }
+    }`,
+    { email: user.email, password: user.password },
+    '',
+  );
+  return login.token;
 }
