@@ -33,7 +33,7 @@ import {
   type EditablePolicy,
   type PolicyDraft,
 } from './policy-draft';
-import { RuleFields } from './rule-fields';
+import { MONOSPACE, RuleFields } from './rule-fields';
 
 export interface PolicyEditorProps {
   /** The stored policy to edit (the API's `Policy`); absent: a new policy with one empty rule. */
@@ -55,13 +55,13 @@ export interface PolicyEditorProps {
 }
 
 const MODES = [
-  { value: 'ENFORCE', label: 'Enforce: denies beyond the limits' },
-  { value: 'SHADOW', label: 'Shadow: decides and counts, always allows' },
+  { value: 'ENFORCE', label: 'Enforce (denies)' },
+  { value: 'SHADOW', label: 'Shadow (counts, allows)' },
 ];
 const FAIL_MODES = [
   { value: 'OPEN', label: 'Open: allow' },
   { value: 'CLOSED', label: 'Closed: refuse (503)' },
-  { value: 'LOCAL', label: 'Local: an in-process limiter decides' },
+  { value: 'LOCAL', label: 'Local: a limiter in process' },
 ];
 
 /**
@@ -172,14 +172,20 @@ export function PolicyEditor({
           description="1 to 63 of a-z 0-9 - _; checks name the policy by it"
           required
           data-autofocus
-          ff="monospace"
+          styles={MONOSPACE}
           {...form.getInputProps('name')}
         />
         <Textarea label="Description" autosize minRows={1} {...form.getInputProps('description')} />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <NativeSelect label="Mode" data={MODES} {...form.getInputProps('mode')} />
+          <NativeSelect
+            label="Mode"
+            description="Shadow decides and counts, but never denies"
+            data={MODES}
+            {...form.getInputProps('mode')}
+          />
           <NativeSelect
             label="When Redis fails"
+            description="Or answers too slowly"
             data={FAIL_MODES}
             {...form.getInputProps('failMode')}
           />

@@ -16,7 +16,7 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import { useMemo } from 'react';
 import type { Algorithm } from '@/generated/gql/graphql';
-import { ALGORITHM_LABELS, paramUnit, type ParamSpec } from '@/lib/rules';
+import { ALGORITHM_LABELS, type ParamSpec } from '@/lib/rules';
 import { DurationInput } from './duration-input';
 import {
   readableRule,
@@ -27,6 +27,9 @@ import {
 } from './policy-draft';
 import { ruleReading } from './rule-reading';
 import { TenantBoundsFields } from './tenant-bounds-fields';
+
+/** Names typed as code are shown as code, in the input only (not its label). */
+export const MONOSPACE = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
 /** Every IANA time zone the browser knows (UTC first: it is not always listed). */
 function timeZones(): string[] {
@@ -75,7 +78,6 @@ function ParamField({
       allowDecimal={!spec.integer}
       allowNegative={false}
       clampBehavior="none"
-      suffix={paramUnit(spec.name) === 'rate' ? ' /s' : undefined}
       {...form.getInputProps(field)}
       value={value}
     />
@@ -116,7 +118,7 @@ export function RuleFields({
             label="Name"
             description="Names its counters"
             required
-            ff="monospace"
+            styles={MONOSPACE}
             {...form.getInputProps(`${path}.name`)}
           />
           <NativeSelect

@@ -10,7 +10,16 @@ describe('ruleReading', () => {
       '100 at once, then 1 every 2 seconds',
     );
     expect(ruleReading({ algorithm: 'TOKEN_BUCKET', capacity: 10, refillPerSecond: 2.5 })).toBe(
-      '10 at once, then 2.5 per second',
+      '10 at once, then 150 per minute',
+    );
+    expect(
+      ruleReading({ algorithm: 'TOKEN_BUCKET', capacity: 20_000, refillPerSecond: 20_000 / 60 }),
+    ).toBe('20,000 at once, then 20,000 per minute');
+    expect(
+      ruleReading({ algorithm: 'TOKEN_BUCKET', capacity: 10, refillPerSecond: 1 / 7200 }),
+    ).toBe('10 at once, then 1 every 2 hours');
+    expect(ruleReading({ algorithm: 'TOKEN_BUCKET', capacity: 10, refillPerSecond: 0.123 })).toBe(
+      '10 at once, then 0.123 per second',
     );
   });
 

@@ -25,12 +25,25 @@ function per(ms: number): string {
   return `per ${duration.startsWith('1 ') ? duration.slice(2) : duration}`;
 }
 
-/** "2 per second", or "1 every 2 seconds" for a slow rate that reads better that way. */
+const whole = (n: number) => Math.abs(n - Math.round(n)) < 1e-6;
+
+/**
+ * A rate as it reads best: "2 per second"; a slow one as "1 every 2 seconds"; a fraction per
+ * second as a whole number per minute or hour ("150 per minute").
+ */
 function rate(perSecond: number): string {
+  if (whole(perSecond)) return `${formatNumber(perSecond)} per second`;
   const every = 1000 / perSecond;
-  if (perSecond < 1 && Number.isInteger(Math.round(every * 1e6) / 1e6)) {
+  if (perSecond < 1 && whole(every / 1000)) {
     const duration = formatDuration(Math.round(every));
     return `1 every ${duration.startsWith('1 ') ? duration.slice(2) : duration}`;
+  }
+  for (const [seconds, unit] of [
+    [60, 'minute'],
+    [3600, 'hour'],
+  ] as const) {
+    const n = perSecond * seconds;
+    if (whole(n)) return `${formatNumber(Math.round(n))} per ${unit}`;
   }
   return `${formatNumber(perSecond)} per second`;
 }

@@ -39,8 +39,8 @@ export default function PlanPage() {
 
   const changed = (title: string) => (result: TemplateChange) => {
     setDialog(undefined);
+    // the page's alert says it, with what the change did to the tenants
     setChange({ title, result });
-    notifications.show({ message: title });
   };
   const removePlan = async () => {
     if (!plan) return;

@@ -29,7 +29,8 @@ export function TemplateModal({
       if (result.data) onSaved(input.name, result.data.updatePlanPolicy);
       return result.error;
     }
-    const result = await create({ planId, input }, { additionalTypenames: ['Policy'] });
+    // a plan without templates has no Policy in its answer: invalidate it by its own type
+    const result = await create({ planId, input }, { additionalTypenames: ['Plan'] });
     if (result.data) onSaved(input.name, result.data.createPlanPolicy);
     return result.error;
   };
