@@ -123,6 +123,7 @@ describe('the console shell', () => {
     expect(links[0]).toBe('Overview');
     expect(links).toEqual(expect.arrayContaining(['API keys', 'Members']));
     expect(links).not.toContain('Tenants');
+    expect(links).not.toContain('Plans');
 
     await page.goto(`${stack.dashboard}/tenants`);
     await page.getByRole('heading', { name: 'Not allowed' }).waitFor();

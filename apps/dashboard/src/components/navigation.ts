@@ -11,6 +11,7 @@ export interface NavItem {
 /** The platform's pages: operators only. */
 export const operatorNav: NavItem[] = [
   { label: 'Tenants', path: '/tenants' },
+  { label: 'Plans', path: '/plans' },
   { label: 'Users', path: '/users' },
   { label: 'Audit log', path: '/audit' },
 ];

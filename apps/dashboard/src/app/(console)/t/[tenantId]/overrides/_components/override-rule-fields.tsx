@@ -2,21 +2,13 @@
 
 import { Fieldset, NumberInput, SimpleGrid, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { boundsHint, formatParam, type OfferedParam, type RuleValues } from './override-rules';
-
-const ALGORITHM_LABELS: Record<string, string> = {
-  TOKEN_BUCKET: 'token bucket',
-  LEAKY_BUCKET: 'leaky bucket',
-  FIXED_WINDOW: 'fixed window',
-  SLIDING_WINDOW_LOG: 'sliding window log',
-  SLIDING_WINDOW_COUNTER: 'sliding window counter',
-  GCRA: 'GCRA',
-  CONCURRENCY: 'concurrency',
-};
+import type { Algorithm } from '@/generated/gql/graphql';
+import { ALGORITHM_LABELS, formatParam, paramUnit } from '@/lib/rules';
+import { boundsHint, type OfferedParam, type RuleValues } from './override-rules';
 
 export interface OfferedRule {
   name: string;
-  algorithm: string;
+  algorithm: Algorithm;
   params: OfferedParam[];
 }
 
@@ -49,7 +41,7 @@ export function OverrideRuleFields<V extends { rules: RuleValues }>({
             return (
               <NumberInput
                 key={param.name}
-                label={param.label}
+                label={paramUnit(param.name) === 'duration' ? `${param.label} (ms)` : param.label}
                 description={hint ? `${current} ${hint}` : current}
                 placeholder={param.current === null ? 'Not set' : String(param.current)}
                 allowDecimal={!param.integer}

@@ -3,7 +3,6 @@ import {
   blankRuleValues,
   boundsHint,
   describeRuleChanges,
-  formatDuration,
   identifierInput,
   identifierProblem,
   lockedParams,
@@ -160,14 +159,6 @@ describe('describeRuleChanges', () => {
         { name: 'daily', windowMs: 7_200_000 },
       ]),
     ).toEqual(['burst: capacity 40, refill 2.5/s', 'daily: window 2 hours']);
-  });
-});
-
-describe('formatDuration', () => {
-  it('uses the largest unit that divides the duration', () => {
-    expect(formatDuration(86_400_000)).toBe('1 day');
-    expect(formatDuration(90_000)).toBe('90 seconds');
-    expect(formatDuration(1500)).toBe('1,500 ms');
   });
 });
 
