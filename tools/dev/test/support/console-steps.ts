@@ -126,3 +126,72 @@ export async function bearerLogin(stack: ConsoleStack, user: DemoUser): Promise<
   );
   return login.token;
 }
+
+/** The policy editor's fields, as a person fills them. */
+export const policyEditor = {
+  /** The fieldset of rule `n` (from 1), after adding it if asked. */
+  async rule(dialog: Locator, n: number, add = false): Promise<Locator> {
+    if (add) await dialog.getByRole('button', { name: 'Add a rule' }).click();
+    const group = dialog.getByRole('group', { name: `Rule ${n}`, exact: true });
+    await group.waitFor();
+    return group;
+  },
+  fill: (group: Locator, label: string, value: string) =>
+    group.getByRole('textbox', { name: label, exact: true }).fill(value),
+  algorithm: (group: Locator, value: string) =>
+    group.getByRole('combobox', { name: 'Algorithm' }).selectOption(value),
+  unit: (group: Locator, label: string, value: string) =>
+    group.getByRole('combobox', { name: `${label} unit` }).selectOption(value),
+};
+
+/** Opens a plan's page from the plans list. */
+export async function openPlan(page: Page, dashboard: string, name: string): Promise<void> {
+  await page.goto(`${dashboard}/plans?search=${encodeURIComponent(name)}`);
+  await page.getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
+/** A rule as the API stores it (`Rule`), every parameter listed. */
+export interface StoredRule {
+  name: string;
+  algorithm: string;
+  candidate: boolean;
+  capacity: number | null;
+  refillPerSecond: number | null;
+  leakPerSecond: number | null;
+  limit: number | null;
+  windowMs: number | null;
+  periodMs: number | null;
+  burst: number | null;
+  leaseTtlMs: number | null;
+  calendar: { unit: string; timeZone: string } | null;
+  tenantBounds: { param: string; min: number | null; max: number | null }[];
+}
+
+/** The rules of one of a plan's templates, as the API stores them. */
+export async function storedTemplateRules(
+  stack: ConsoleStack,
+  token: string,
+  planId: string,
+  template: string,
+): Promise<StoredRule[]> {
+  const { plan } = await graphqlData<{
+    plan: { policies: { name: string; rules: StoredRule[] }[] };
+  }>(
+    stack,
+    `query ($id: ID!) {
+      plan(id: $id) {
+        policies {
+          name
+          rules {
+            name algorithm candidate capacity refillPerSecond leakPerSecond limit windowMs
+            periodMs burst leaseTtlMs calendar { unit timeZone } tenantBounds { param min max }
+          }
+        }
+      }
+    }`,
+    { id: planId },
+    token,
+  );
+  return plan.policies.find((p) => p.name === template)?.rules ?? [];
+}
