@@ -2,21 +2,13 @@
 
 import { Fieldset, NumberInput, SimpleGrid, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { boundsHint, formatParam, type OfferedParam, type RuleValues } from './override-rules';
-
-const ALGORITHM_LABELS: Record<string, string> = {
-  TOKEN_BUCKET: 'token bucket',
-  LEAKY_BUCKET: 'leaky bucket',
-  FIXED_WINDOW: 'fixed window',
-  SLIDING_WINDOW_LOG: 'sliding window log',
-  SLIDING_WINDOW_COUNTER: 'sliding window counter',
-  GCRA: 'GCRA',
-  CONCURRENCY: 'concurrency',
-};
+import type { Algorithm } from '@/generated/gql/graphql';
+import { ALGORITHM_LABELS, boundsHint, formatParam } from '@/lib/rules';
+import type { OfferedParam, RuleValues } from './override-rules';
 
 export interface OfferedRule {
   name: string;
-  algorithm: string;
+  algorithm: Algorithm;
   params: OfferedParam[];
 }
 

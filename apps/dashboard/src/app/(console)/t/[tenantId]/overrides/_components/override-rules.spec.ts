@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   blankRuleValues,
-  boundsHint,
   describeRuleChanges,
-  formatDuration,
   identifierInput,
   identifierProblem,
   lockedParams,
@@ -63,14 +61,6 @@ describe('offeredParams', () => {
       expect.objectContaining({ name: 'periodMs', current: 1000 }),
       expect.objectContaining({ name: 'burst', current: null }),
     ]);
-  });
-});
-
-describe('boundsHint', () => {
-  it('says the plan’s range, or nothing', () => {
-    expect(boundsHint({ min: 1, max: 50 })).toBe('The plan allows 1 to 50.');
-    expect(boundsHint({ min: null, max: 100 })).toBe('The plan allows at most 100.');
-    expect(boundsHint({ min: null, max: null })).toBeNull();
   });
 });
 
@@ -160,14 +150,6 @@ describe('describeRuleChanges', () => {
         { name: 'daily', windowMs: 7_200_000 },
       ]),
     ).toEqual(['burst: capacity 40, refill 2.5/s', 'daily: window 2 hours']);
-  });
-});
-
-describe('formatDuration', () => {
-  it('uses the largest unit that divides the duration', () => {
-    expect(formatDuration(86_400_000)).toBe('1 day');
-    expect(formatDuration(90_000)).toBe('90 seconds');
-    expect(formatDuration(1500)).toBe('1,500 ms');
   });
 });
 
