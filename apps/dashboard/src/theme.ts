@@ -44,11 +44,14 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     // pickers draw their placeholder as text, which must read like dimmed text
     '--mantine-color-placeholder': 'var(--mantine-color-dimmed)',
+    // a field's error (its message, an invalid input's text): Mantine's red.6 is 3.3:1 on white
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
     ...tintedText,
   },
   dark: {
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
     '--mantine-color-placeholder': 'var(--mantine-color-dimmed)',
     '--mantine-color-anchor': 'var(--mantine-color-indigo-3)',
+    '--mantine-color-error': 'var(--mantine-color-red-4)',
   },
 });
