@@ -25,9 +25,9 @@ interface EffectivePolicies {
 // A tenant's policies in the console, on the real stack in Chromium: the demo tenant's admin
 // reads every value with where it comes from, changes what the plan opens within its bounds (the
 // form refuses a value beyond them; the API and the data plane then have the new value), confirms
-// a change of window (its counters start afresh), goes back to the plan's values; a viewer reads
-// without write buttons. The page and its dialogs checked by axe-core and photographed in both
-// themes.
+// a change of window (its counters start afresh), goes back to the plan's values, creates, edits
+// and deletes a policy of its own with the policy editor; a viewer reads without write buttons.
+// The page and its dialogs checked by axe-core and photographed in both themes.
 describe('the console’s policies page', () => {
   let stack: ConsoleStack;
   let browser: ConsoleBrowser;
@@ -213,10 +213,11 @@ describe('the console’s policies page', () => {
     await reports.getByText('Tenant’s own').first().waitFor();
     await reports.getByText('Shadow', { exact: true }).waitFor();
     await reports.getByText('Closed', { exact: true }).waitFor();
-    await reports.getByText('30 in any minute').waitFor();
-    await reports.getByText('10 per second, evenly spaced, bursts of up to 3').waitFor();
+    await reports.getByText('30 in any 1 minute').waitFor();
+    await reports.getByText('10 per second, spaced evenly, up to 3 at once').waitFor();
     await reports.getByText('candidate', { exact: true }).waitFor();
-    expect(await reports.getByRole('button').count()).toBe(0);
+    await reports.getByRole('button', { name: 'Edit reports' }).waitFor();
+    expect(await reports.getByRole('button', { name: /^Change values/ }).count()).toBe(0);
 
     // the search is the URL's: a reload keeps it
     await page.getByRole('textbox', { name: 'Search' }).fill('REP');
@@ -237,7 +238,7 @@ describe('the console’s policies page', () => {
     await page.getByRole('button', { name: 'Change values of api' }).click();
     const dialog = page.getByRole('dialog', { name: 'Change api' });
     const capacity = dialog.getByRole('textbox', { name: 'Capacity' });
-    await dialog.getByText(/The plan allows 1 to 50\./).waitFor();
+    await dialog.getByText(/The plan allows 1 – 50\./).waitFor();
     expect(await capacity.inputValue()).toBe('5');
 
     // beyond the plan's bound: the field refuses it, nothing is sent
@@ -291,7 +292,12 @@ describe('the console’s policies page', () => {
     );
     await page.getByRole('button', { name: 'Change values of exports' }).click();
     const dialog = page.getByRole('dialog', { name: 'Change exports' });
-    await dialog.getByRole('textbox', { name: 'Window (ms)' }).fill('7200000');
+    const window = dialog.getByRole('textbox', { name: 'Window', exact: true });
+    expect(await window.inputValue()).toBe('1');
+    // in hours: beyond the plan's day, refused on the field
+    await window.fill('25');
+    await dialog.getByText("At most 1 day (the plan's bound)").waitFor();
+    await window.fill('2');
     await dialog.getByRole('button', { name: 'Save the values' }).click();
     await dialog.getByText('Counters will start afresh').waitFor();
     await dialog.getByText('hourly: window 1 hour → 2 hours').waitFor();
@@ -313,6 +319,56 @@ describe('the console’s policies page', () => {
     tracked.expectClean();
   });
 
+  it('a tenant admin creates, edits and deletes a policy of its own', async () => {
+    const tracked = await browser.signedIn(stack.tenantAdmin);
+    const { page } = tracked;
+    await page.goto(policiesUrl());
+    await page.getByRole('button', { name: 'New policy' }).click();
+    let dialog = page.getByRole('dialog', { name: 'New policy' });
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).first().fill('uploads');
+    let rule = dialog.getByRole('group', { name: 'Rule 1', exact: true });
+    await rule.getByRole('textbox', { name: 'Name', exact: true }).fill('per-user');
+    const capacity = rule.getByRole('textbox', { name: 'Capacity', exact: true });
+    await capacity.fill('0');
+    await rule.getByRole('textbox', { name: 'Refill per second', exact: true }).fill('2');
+    // the API's refusal, on its field
+    await dialog.getByRole('button', { name: 'Create the policy' }).click();
+    await rule.getByText('must be an integer from 1 to 1000000000, got 0').waitFor();
+    expect(await capacity.getAttribute('aria-invalid')).toBe('true');
+    await capacity.fill('10');
+    await dialog.getByRole('button', { name: 'Create the policy' }).click();
+    await page.getByText('uploads is created.').waitFor();
+    const uploads = card(page, 'uploads');
+    await uploads.getByText('10 at once, then 2 per second').waitFor();
+    expect(await paramRow(page, 'uploads', 'Capacity').getByRole('cell').allTextContents()).toEqual(
+      expect.arrayContaining(['Capacity', '10', 'Tenant’s own']),
+    );
+
+    // another algorithm: its counters start afresh, confirmed first
+    await uploads.getByRole('button', { name: 'Edit uploads' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit uploads' });
+    rule = dialog.getByRole('group', { name: 'Rule 1', exact: true });
+    await rule.getByRole('combobox', { name: 'Algorithm' }).selectOption('FIXED_WINDOW');
+    await rule.getByRole('textbox', { name: 'Limit', exact: true }).fill('100');
+    await rule.getByRole('textbox', { name: 'Window', exact: true }).fill('1');
+    await rule.getByRole('combobox', { name: 'Window unit' }).selectOption('h');
+    await dialog.getByRole('button', { name: 'Save the policy' }).click();
+    await dialog.getByText('Counters will start afresh').waitFor();
+    await dialog.getByRole('button', { name: 'Save and start them afresh' }).click();
+    await page.getByText('uploads is saved.').waitFor();
+    const resets = page.getByRole('alert').filter({ hasText: 'These counters started afresh' });
+    expect(await resets.textContent()).toContain('uploads › per-user for every identifier');
+    await uploads.getByText('100 per hour').waitFor();
+
+    await uploads.getByRole('button', { name: 'Delete uploads' }).click();
+    dialog = page.getByRole('dialog', { name: 'Delete uploads' });
+    await dialog.getByRole('button', { name: 'Delete the policy' }).click();
+    await page.getByText('uploads is deleted.').waitFor();
+    await expect.poll(() => card(page, 'uploads').count()).toBe(0);
+    expect((await sessionPolicies(page)).map((p) => p.name)).not.toContain('uploads');
+    tracked.expectClean();
+  });
+
   it('a viewer reads the policies without a write button', async () => {
     await data(
       `mutation ($tenantId: ID!) {
@@ -331,6 +387,9 @@ describe('the console’s policies page', () => {
     );
     expect(await page.getByRole('button', { name: /^Change values of/ }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Back to the plan’s values/ }).count()).toBe(0);
+    await card(page, 'reports').getByText('30 in any 1 minute').waitFor();
+    expect(await page.getByRole('button', { name: 'New policy' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Edit|Delete) reports$/ }).count()).toBe(0);
     tracked.expectClean();
   });
 
@@ -355,7 +414,9 @@ describe('the console’s policies page', () => {
 
       await page.getByRole('button', { name: 'Change values of exports' }).click();
       const windowDialog = page.getByRole('dialog', { name: 'Change exports' });
-      await windowDialog.getByRole('textbox', { name: 'Window (ms)' }).fill('60000');
+      await windowDialog.getByRole('combobox', { name: 'Window unit' }).selectOption('min');
+      await expectAccessible(tracked, 'policy-change-window');
+      await screenshot(tracked, 'policy-change-window');
       await windowDialog.getByRole('button', { name: 'Save the values' }).click();
       await windowDialog.getByText('hourly: window 1 hour → 1 minute').waitFor();
       await expectAccessible(tracked, 'policy-window-confirm');
@@ -364,9 +425,25 @@ describe('the console’s policies page', () => {
       await windowDialog.waitFor({ state: 'detached' });
 
       await page.getByRole('button', { name: 'Back to the plan’s values of api' }).click();
-      await page.getByRole('dialog', { name: 'Back to the plan’s values of api' }).waitFor();
+      const reset = page.getByRole('dialog', { name: 'Back to the plan’s values of api' });
+      await reset.getByText('burst › Capacity: 12').waitFor();
       await expectAccessible(tracked, 'policy-reset');
       await screenshot(tracked, 'policy-reset');
+      await page.keyboard.press('Escape');
+      await reset.waitFor({ state: 'detached' });
+
+      await page.getByRole('button', { name: 'Edit reports' }).click();
+      const editor = page.getByRole('dialog', { name: 'Edit reports' });
+      await editor.getByRole('group', { name: 'Candidate rule 1', exact: true }).waitFor();
+      await expectAccessible(tracked, 'policy-editor');
+      await screenshot(tracked, 'policy-editor');
+      await page.keyboard.press('Escape');
+      await editor.waitFor({ state: 'detached' });
+
+      await page.getByRole('button', { name: 'Delete reports' }).click();
+      await page.getByRole('dialog', { name: 'Delete reports' }).waitFor();
+      await expectAccessible(tracked, 'policy-delete');
+      await screenshot(tracked, 'policy-delete');
       tracked.expectClean();
     },
   );

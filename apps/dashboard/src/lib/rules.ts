@@ -1,7 +1,13 @@
 import type { Algorithm } from '@/generated/gql/graphql';
-import { formatNumber } from '@/lib/format';
+import { formatNumber } from './format';
 
-/** A rule's numeric parameters (a fixed window's calendar is apart: it is not a number). */
+/**
+ * The rules of a policy as the console shows and edits them: each algorithm's numeric
+ * parameters (the API's `Algorithm`), and how their values read. Shared by the overrides, the
+ * policy editor and the plans pages.
+ */
+
+/** A rule's numeric parameters (a fixed window's calendar is not a number, so not among them). */
 export type ParamName =
   | 'capacity'
   | 'refillPerSecond'
@@ -14,6 +20,7 @@ export type ParamName =
 
 export interface ParamSpec {
   name: ParamName;
+  /** Its label in a form (a duration's unit is the form's to say). */
   label: string;
   /** Sent as an integer (the API refuses a fraction). */
   integer: boolean;
@@ -21,27 +28,35 @@ export interface ParamSpec {
 
 const capacity: ParamSpec = { name: 'capacity', label: 'Capacity', integer: true };
 const limit: ParamSpec = { name: 'limit', label: 'Limit', integer: true };
-const windowMs: ParamSpec = { name: 'windowMs', label: 'Window (ms)', integer: true };
+const windowMs: ParamSpec = { name: 'windowMs', label: 'Window', integer: true };
 
-/** What each algorithm is made of (the API's `Algorithm`), in the order people read them. */
+/** What each algorithm is made of, in the order people read them. */
 export const ALGORITHM_PARAMS: Record<Algorithm, ParamSpec[]> = {
   TOKEN_BUCKET: [capacity, { name: 'refillPerSecond', label: 'Refill per second', integer: false }],
-  LEAKY_BUCKET: [capacity, { name: 'leakPerSecond', label: 'Leak per second', integer: false }],
+  LEAKY_BUCKET: [
+    { ...capacity, label: 'Queue capacity' },
+    { name: 'leakPerSecond', label: 'Leak per second', integer: false },
+  ],
   FIXED_WINDOW: [limit, windowMs],
   SLIDING_WINDOW_LOG: [limit, windowMs],
   SLIDING_WINDOW_COUNTER: [limit, windowMs],
   GCRA: [
     limit,
-    { name: 'periodMs', label: 'Period (ms)', integer: true },
+    { name: 'periodMs', label: 'Period', integer: true },
     { name: 'burst', label: 'Burst', integer: true },
   ],
   CONCURRENCY: [
     { name: 'limit', label: 'In flight', integer: true },
-    { name: 'leaseTtlMs', label: 'Lease TTL (ms)', integer: true },
+    { name: 'leaseTtlMs', label: 'Lease TTL', integer: true },
   ],
 };
 
-/** An algorithm's name as people read it. */
+/** Every numeric parameter, once. */
+export const PARAM_NAMES: ParamName[] = [
+  ...new Set(Object.values(ALGORITHM_PARAMS).flatMap((specs) => specs.map((s) => s.name))),
+];
+
+/** The algorithms' names as people read them, in the order a form offers them. */
 export const ALGORITHM_LABELS: Record<Algorithm, string> = {
   TOKEN_BUCKET: 'token bucket',
   LEAKY_BUCKET: 'leaky bucket',
@@ -76,8 +91,8 @@ export function formatDuration(ms: number): string {
   return `${formatNumber(ms)} ms`;
 }
 
-/** How a parameter reads in a sentence, and how its value is shown. */
-export const DESCRIBED: Record<ParamName, { word: string; unit?: 'duration' | 'rate' }> = {
+/** How a parameter reads in a sentence, and what its value is. */
+const DESCRIBED: Record<ParamName, { word: string; unit?: 'duration' | 'rate' }> = {
   capacity: { word: 'capacity' },
   refillPerSecond: { word: 'refill', unit: 'rate' },
   leakPerSecond: { word: 'leak', unit: 'rate' },
@@ -88,21 +103,16 @@ export const DESCRIBED: Record<ParamName, { word: string; unit?: 'duration' | 'r
   leaseTtlMs: { word: 'lease TTL', unit: 'duration' },
 };
 
+/** A parameter's name in a sentence: "lease TTL". */
+export const paramWord = (name: ParamName): string => DESCRIBED[name].word;
+
+/** Whether a parameter is a duration in ms (entered with a unit), a rate per second, or a count. */
+export const paramUnit = (name: ParamName): 'duration' | 'rate' | undefined => DESCRIBED[name].unit;
+
 /** A parameter's value as people read it: a duration, a rate or a number. */
 export function formatParam(name: ParamName, value: number): string {
   const unit = DESCRIBED[name].unit;
   if (unit === 'duration') return formatDuration(value);
   if (unit === 'rate') return `${formatNumber(value)}/s`;
   return formatNumber(value);
-}
-
-/** The plan's range for a parameter, as a hint: "The plan allows 1 to 50." */
-export function boundsHint(param: { min: number | null; max: number | null }): string | null {
-  const { min, max } = param;
-  if (min !== null && max !== null) {
-    return `The plan allows ${formatNumber(min)} to ${formatNumber(max)}.`;
-  }
-  if (min !== null) return `The plan allows at least ${formatNumber(min)}.`;
-  if (max !== null) return `The plan allows at most ${formatNumber(max)}.`;
-  return null;
 }

@@ -8,7 +8,7 @@ import { useMutation } from 'urql';
 import { tenantPath } from '@/components/navigation';
 import { apiError, formErrors } from '@/lib/errors';
 import { CreateTenantDocument } from './documents';
-import { slugFrom } from './slug';
+import { slugFrom } from '@/lib/slug';
 
 export function CreateTenantModal({
   opened,

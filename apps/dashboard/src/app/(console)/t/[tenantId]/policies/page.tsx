@@ -19,17 +19,18 @@ import { CountersResetList, type CounterResetView } from '@/components/counters-
 import { PageHeader } from '@/components/page-header';
 import { EmptyState, QueryState } from '@/components/query-state';
 import { useSession } from '@/lib/session';
-import {
-  ChangePlanPolicyModal,
-  type PlanPolicySaved,
-} from './_components/change-plan-policy-modal';
-import { EffectivePoliciesDocument } from './_components/documents';
+import { ChangePlanPolicyModal, type PolicySaved } from './_components/change-plan-policy-modal';
+import { DeletePolicyModal } from './_components/delete-policy-modal';
+import { EffectivePoliciesDocument, TenantPoliciesDocument } from './_components/documents';
+import { OwnPolicyModal } from './_components/own-policy-modal';
 import { changeableRules } from './_components/plan-change';
 import { PolicyCard, type EffectivePolicyView } from './_components/policy-card';
 import { ResetPlanPolicyModal } from './_components/reset-plan-policy-modal';
 import { filterPolicies, usePolicyFilters, type PolicyOrigin } from './_hooks/use-policy-filters';
 
-type Dialog = { kind: 'change' | 'reset'; policy: EffectivePolicyView };
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'change' | 'reset' | 'edit' | 'delete'; policy: EffectivePolicyView };
 
 const ORIGIN_OPTIONS = [
   { value: 'all', label: 'All' },
@@ -49,18 +50,47 @@ export default function PoliciesPage() {
     query: EffectivePoliciesDocument,
     variables: { tenantId },
   });
+  // the stored values of the tenant's own policies, for the editor
+  const [own] = useQuery({
+    query: TenantPoliciesDocument,
+    variables: { tenantId },
+    pause: !writer,
+  });
   const all = data?.effectivePolicies;
+  const stored = (policy: EffectivePolicyView) =>
+    own.data?.tenantPolicies.find((p) => p.id === policy.id);
   const shown = all ? filterPolicies(all, filters) : [];
   const filtered = Boolean(filters.search || filters.origin);
 
-  const saved = ({ message, countersReset }: PlanPolicySaved) => {
+  const saved = ({ message, countersReset }: PolicySaved) => {
     setDialog(undefined);
     setResets(countersReset);
     notifications.show({ message });
   };
 
   const actionsOf = (policy: EffectivePolicyView) => {
-    if (!writer || policy.source !== 'PLAN') return undefined;
+    if (!writer) return undefined;
+    if (policy.source === 'TENANT') {
+      return (
+        <>
+          <Button
+            variant="subtle"
+            size="xs"
+            color="red"
+            onClick={() => setDialog({ kind: 'delete', policy })}
+          >
+            Delete<VisuallyHidden> {policy.name}</VisuallyHidden>
+          </Button>
+          <Button
+            size="xs"
+            disabled={!stored(policy)}
+            onClick={() => setDialog({ kind: 'edit', policy })}
+          >
+            Edit<VisuallyHidden> {policy.name}</VisuallyHidden>
+          </Button>
+        </>
+      );
+    }
     if (changeableRules(policy.rules).length === 0) return undefined;
     return (
       <>
@@ -81,6 +111,9 @@ export default function PoliciesPage() {
       <PageHeader
         title="Policies"
         description="The limits your checks are decided by: your plan’s policies, with the values your plan lets you change, and your own policies. Each value says where it comes from."
+        actions={
+          writer && <Button onClick={() => setDialog({ kind: 'create' })}>New policy</Button>
+        }
       />
       <Stack gap="md">
         <CountersResetList resets={resets} onClose={() => setResets([])} />
@@ -115,7 +148,9 @@ export default function PoliciesPage() {
               <EmptyState title={filtered ? 'No policy matches' : 'No policies yet'}>
                 {filtered
                   ? 'Change the search or the origin.'
-                  : 'Your plan gives you none, and you have none of your own: checks naming a policy are refused.'}
+                  : `Your plan gives you none, and you have none of your own.${
+                      writer ? ' Create one with “New policy”.' : ''
+                    }`}
               </EmptyState>
             </Card>
           ) : (
@@ -136,6 +171,21 @@ export default function PoliciesPage() {
           policy={dialog.policy}
           onClose={() => setDialog(undefined)}
           onSaved={saved}
+        />
+      )}
+      {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
+        <OwnPolicyModal
+          tenantId={tenantId}
+          policy={dialog.kind === 'edit' ? stored(dialog.policy) : undefined}
+          onClose={() => setDialog(undefined)}
+          onSaved={saved}
+        />
+      )}
+      {dialog?.kind === 'delete' && (
+        <DeletePolicyModal
+          policy={dialog.policy}
+          onClose={() => setDialog(undefined)}
+          onDeleted={saved}
         />
       )}
       {dialog?.kind === 'reset' && (

@@ -3,8 +3,8 @@
 import { Fieldset, NumberInput, SimpleGrid, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import type { Algorithm } from '@/generated/gql/graphql';
-import { ALGORITHM_LABELS, boundsHint, formatParam } from '@/lib/rules';
-import type { OfferedParam, RuleValues } from './override-rules';
+import { ALGORITHM_LABELS, formatParam, paramUnit } from '@/lib/rules';
+import { boundsHint, type OfferedParam, type RuleValues } from './override-rules';
 
 export interface OfferedRule {
   name: string;
@@ -41,7 +41,7 @@ export function OverrideRuleFields<V extends { rules: RuleValues }>({
             return (
               <NumberInput
                 key={param.name}
-                label={param.label}
+                label={paramUnit(param.name) === 'duration' ? `${param.label} (ms)` : param.label}
                 description={hint ? `${current} ${hint}` : current}
                 placeholder={param.current === null ? 'Not set' : String(param.current)}
                 allowDecimal={!param.integer}

@@ -1,11 +1,13 @@
 import type { Algorithm, RuleChangeInput } from '@/generated/gql/graphql';
 import type { FieldIssue } from '@/lib/errors';
 import { formErrors } from '@/lib/errors';
+import { formatNumber } from '@/lib/format';
 import {
   ALGORITHM_PARAMS,
-  DESCRIBED,
   formatDuration,
   formatParam,
+  PARAM_NAMES,
+  paramWord,
   WINDOWED,
   type ParamName,
   type ParamSpec,
@@ -67,12 +69,19 @@ export function offeredParams(
   });
 }
 
+/** The plan's range for a parameter, as a hint: "The plan allows 1 to 50." */
+export function boundsHint(param: Pick<OfferedParam, 'min' | 'max'>): string | null {
+  const { min, max } = param;
+  if (min !== null && max !== null) {
+    return `The plan allows ${formatNumber(min)} to ${formatNumber(max)}.`;
+  }
+  if (min !== null) return `The plan allows at least ${formatNumber(min)}.`;
+  if (max !== null) return `The plan allows at most ${formatNumber(max)}.`;
+  return null;
+}
+
 /** The form's values: rule name → parameter → number ('' while the field is empty). */
 export type RuleValues = Record<string, Partial<Record<ParamName, number | string>>>;
-
-const PARAM_NAMES: ParamName[] = [
-  ...new Set(Object.values(ALGORITHM_PARAMS).flatMap((specs) => specs.map((s) => s.name))),
-];
 
 /**
  * Every offered parameter's field, empty ('') unless `values` has it: the form sets nested fields
@@ -166,8 +175,7 @@ export function describeRuleChanges(rules: readonly RuleChangeView[]): string[] 
     const parts: string[] = [];
     for (const name of PARAM_NAMES) {
       const value = rule[name];
-      if (typeof value === 'number')
-        parts.push(`${DESCRIBED[name].word} ${formatParam(name, value)}`);
+      if (typeof value === 'number') parts.push(`${paramWord(name)} ${formatParam(name, value)}`);
     }
     if (rule.calendar) {
       parts.push(

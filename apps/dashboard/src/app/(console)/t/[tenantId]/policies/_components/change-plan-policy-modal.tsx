@@ -16,7 +16,9 @@ import { useState } from 'react';
 import { useMutation } from 'urql';
 import type { CounterResetView } from '@/components/counters-reset-list';
 import { apiError } from '@/lib/errors';
-import { ALGORITHM_LABELS, boundsHint, formatParam } from '@/lib/rules';
+import { DurationInput } from '@/components/policy-editor/duration-input';
+import type { AfreshRule } from '@/components/policy-editor/policy-draft';
+import { ALGORITHM_LABELS, formatParam, paramUnit } from '@/lib/rules';
 import { ChangePlanPolicyDocument } from './documents';
 import {
   changeErrors,
@@ -26,25 +28,29 @@ import {
   initialChangeValues,
   windowChanges,
   type ChangeableParam,
+  type ChangeableRule,
   type ChangeValues,
-  type WindowChange,
 } from './plan-change';
 import type { EffectivePolicyView } from './policy-card';
+import { planRange } from './policy-reading';
 import { WindowChangeAlert } from './window-change-alert';
 
-export interface PlanPolicySaved {
+export interface PolicySaved {
   message: string;
   countersReset: readonly CounterResetView[];
 }
 
-function fieldHint(param: ChangeableParam): string {
+function fieldHint(rule: ChangeableRule, param: ChangeableParam): string {
   const now =
     param.current === null
       ? 'Not set.'
       : `Now ${formatParam(param.name, param.current)}, ${
           param.source === 'PLAN' ? 'the plan’s value' : 'the tenant’s change'
         }.`;
-  return [now, boundsHint(param), 'Empty: the plan’s value.'].filter(Boolean).join(' ');
+  const range = planRange(rule.algorithm, param);
+  return [now, range && `The plan allows ${range}.`, 'Empty: the plan’s value.']
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**
@@ -61,12 +67,12 @@ export function ChangePlanPolicyModal({
   tenantId: string;
   policy: EffectivePolicyView;
   onClose: () => void;
-  onSaved: (saved: PlanPolicySaved) => void;
+  onSaved: (saved: PolicySaved) => void;
 }) {
   const rules = changeableRules(policy.rules);
   const [{ fetching }, change] = useMutation(ChangePlanPolicyDocument);
   const [failure, setFailure] = useState<string[]>([]);
-  const [confirming, setConfirming] = useState<WindowChange[]>();
+  const [confirming, setConfirming] = useState<AfreshRule[]>();
   const form = useForm<{ rules: ChangeValues }>({
     initialValues: { rules: initialChangeValues(rules) },
     validate: (values) => changeProblems(rules, values.rules),
@@ -154,20 +160,36 @@ export function ChangePlanPolicyModal({
                 }`}
               >
                 <SimpleGrid cols={{ base: 1, xs: 2 }}>
-                  {rule.params.map((param) => (
-                    <NumberInput
-                      key={param.name}
-                      label={param.label}
-                      description={fieldHint(param)}
-                      placeholder="The plan’s value"
-                      allowDecimal={!param.integer}
-                      allowNegative={false}
-                      clampBehavior="none"
-                      {...form.getInputProps(`rules.${rule.name}.${param.name}`)}
-                      // an emptied field is '' (never undefined), so the input stays controlled
-                      value={form.values.rules[rule.name]?.[param.name] ?? ''}
-                    />
-                  ))}
+                  {rule.params.map((param) => {
+                    const path = `rules.${rule.name}.${param.name}`;
+                    const value = form.values.rules[rule.name]?.[param.name] ?? '';
+                    return typeof value === 'object' || paramUnit(param.name) === 'duration' ? (
+                      <DurationInput
+                        key={param.name}
+                        label={param.label}
+                        description={fieldHint(rule, param)}
+                        value={typeof value === 'object' ? value : { amount: value, unit: 'min' }}
+                        error={form.errors[path] as string | undefined}
+                        onChange={(draft) => {
+                          form.setFieldValue(path, draft);
+                          form.validateField(path);
+                        }}
+                      />
+                    ) : (
+                      <NumberInput
+                        key={param.name}
+                        label={param.label}
+                        description={fieldHint(rule, param)}
+                        placeholder="The plan’s value"
+                        allowDecimal={!param.integer}
+                        allowNegative={false}
+                        clampBehavior="none"
+                        {...form.getInputProps(path)}
+                        // an emptied field is '' (never undefined), so the input stays controlled
+                        value={value}
+                      />
+                    );
+                  })}
                 </SimpleGrid>
               </Fieldset>
             ))}

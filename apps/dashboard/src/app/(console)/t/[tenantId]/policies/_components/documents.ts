@@ -69,3 +69,91 @@ export const ChangePlanPolicyDocument = graphql(`
     }
   }
 `);
+
+/** The tenant's own policies as stored (what the policy editor edits). */
+export const TenantPoliciesDocument = graphql(`
+  query TenantPolicies($tenantId: ID!) {
+    tenantPolicies(tenantId: $tenantId) {
+      id
+      name
+      description
+      mode
+      failMode
+      redisTimeoutMs
+      reservationTtlMs
+      rules {
+        name
+        algorithm
+        candidate
+        capacity
+        refillPerSecond
+        leakPerSecond
+        limit
+        windowMs
+        periodMs
+        burst
+        leaseTtlMs
+        calendar {
+          unit
+          timeZone
+        }
+      }
+    }
+  }
+`);
+
+export const CreatePolicyDocument = graphql(`
+  mutation CreatePolicy($tenantId: ID!, $input: PolicySettingsInput!) {
+    createPolicy(tenantId: $tenantId, input: $input) {
+      version
+      policy {
+        id
+        name
+      }
+      countersReset {
+        policy
+        rule
+        candidate
+        override
+        before
+        after
+      }
+    }
+  }
+`);
+
+export const UpdatePolicyDocument = graphql(`
+  mutation UpdatePolicy($id: ID!, $input: PolicySettingsInput!) {
+    updatePolicy(id: $id, input: $input) {
+      version
+      policy {
+        id
+        name
+      }
+      countersReset {
+        policy
+        rule
+        candidate
+        override
+        before
+        after
+      }
+    }
+  }
+`);
+
+export const DeletePolicyDocument = graphql(`
+  mutation DeletePolicy($id: ID!) {
+    deletePolicy(id: $id) {
+      version
+      countersReset {
+        policy
+        rule
+        candidate
+        override
+        before
+        after
+      }
+    }
+  }
+`);

@@ -58,9 +58,10 @@ describe('changeableRules', () => {
       min: 1,
       max: 50,
     });
+    // a duration in the largest unit that divides it
     expect(initialChangeValues(rules)).toEqual({
       burst: { capacity: 5 },
-      daily: { windowMs: 86_400_000 },
+      daily: { windowMs: { amount: 1, unit: 'd' } },
     });
   });
 });
@@ -79,6 +80,11 @@ describe('changeProblems', () => {
     });
     expect(changeProblems(rules, { burst: { capacity: 50 } })).toEqual({});
     expect(changeProblems(rules, { burst: { capacity: '' } })).toEqual({});
+    // a duration's bound in its unit
+    const windows = changeableRules([daily()]);
+    expect(changeProblems(windows, { daily: { windowMs: { amount: 30, unit: 's' } } })).toEqual({
+      'rules.daily.windowMs': "At least 1 minute (the plan's bound)",
+    });
   });
 });
 
@@ -89,9 +95,18 @@ describe('changeInputs', () => {
     expect(changeInputs(rules, initialChangeValues(rules))).toEqual([
       { name: 'daily', windowMs: 3_600_000 },
     ]);
-    expect(changeInputs(rules, { burst: { capacity: 20 }, daily: { windowMs: '' } })).toEqual([
-      { name: 'burst', capacity: 20 },
-    ]);
+    expect(
+      changeInputs(rules, {
+        burst: { capacity: 20 },
+        daily: { windowMs: { amount: '', unit: 'h' } },
+      }),
+    ).toEqual([{ name: 'burst', capacity: 20 }]);
+    expect(
+      changeInputs(rules, {
+        burst: { capacity: 5 },
+        daily: { windowMs: { amount: 2, unit: 'h' } },
+      }),
+    ).toEqual([{ name: 'daily', windowMs: 7_200_000 }]);
   });
 });
 

@@ -1,8 +1,16 @@
 import type { Algorithm, RuleChangeInput, ValueSource } from '@/generated/gql/graphql';
 import type { FieldIssue } from '@/lib/errors';
 import { formErrors } from '@/lib/errors';
-import { formatNumber } from '@/lib/format';
-import { ALGORITHM_PARAMS, formatDuration, WINDOWED, type ParamName } from '@/lib/rules';
+import { durationDraft } from '@/components/policy-editor/duration';
+import { valueOf, type AfreshRule, type ValueDraft } from '@/components/policy-editor/policy-draft';
+import {
+  ALGORITHM_PARAMS,
+  formatDuration,
+  formatParam,
+  paramUnit,
+  WINDOWED,
+  type ParamName,
+} from '@/lib/rules';
 import type { RuleView } from './policy-reading';
 
 /** A parameter the plan lets the tenant change, with its value now and the plan's range. */
@@ -50,32 +58,39 @@ export function changeableRules(rules: readonly RuleView[]): ChangeableRule[] {
   });
 }
 
-/** The form's values: rule → parameter → number ('' while empty: the plan's value). */
-export type ChangeValues = Record<string, Partial<Record<ParamName, number | ''>>>;
+/**
+ * The form's values: rule → parameter → its draft (a duration with its unit; '' while empty:
+ * the plan's value).
+ */
+export type ChangeValues = Record<string, Partial<Record<ParamName, ValueDraft>>>;
 
 /** Every changeable parameter's field, holding the value the tenant's checks use now. */
 export function initialChangeValues(rules: readonly ChangeableRule[]): ChangeValues {
   return Object.fromEntries(
     rules.map((rule) => [
       rule.name,
-      Object.fromEntries(rule.params.map((p) => [p.name, p.current ?? ''])),
+      Object.fromEntries(
+        rule.params.map((p): [ParamName, ValueDraft] => [
+          p.name,
+          paramUnit(p.name) === 'duration' ? durationDraft(p.current, 'min') : (p.current ?? ''),
+        ]),
+      ),
     ]),
   );
 }
 
-/** Why a field's value cannot be sent (null: it can); the plan's bounds are enforced here too. */
+/** Why a value cannot be sent (null: it can, or it is empty); the plan's bounds are enforced. */
 export function paramProblem(
-  param: Pick<ChangeableParam, 'integer' | 'min' | 'max'>,
-  value: number | '' | undefined,
+  param: Pick<ChangeableParam, 'name' | 'integer' | 'min' | 'max'>,
+  value: number | undefined,
 ): string | null {
-  if (value === '' || value === undefined) return null;
-  if (!Number.isFinite(value)) return 'Enter a number';
+  if (value === undefined) return null;
   if (param.integer && !Number.isInteger(value)) return 'Enter a whole number';
   if (param.min !== null && value < param.min) {
-    return `At least ${formatNumber(param.min)} (the plan's bound)`;
+    return `At least ${formatParam(param.name, param.min)} (the plan's bound)`;
   }
   if (param.max !== null && value > param.max) {
-    return `At most ${formatNumber(param.max)} (the plan's bound)`;
+    return `At most ${formatParam(param.name, param.max)} (the plan's bound)`;
   }
   return null;
 }
@@ -88,7 +103,8 @@ export function changeProblems(
   const problems: Record<string, string> = {};
   for (const rule of rules) {
     for (const param of rule.params) {
-      const problem = paramProblem(param, values[rule.name]?.[param.name]);
+      const draft = values[rule.name]?.[param.name];
+      const problem = paramProblem(param, draft === undefined ? undefined : valueOf(draft));
       if (problem) problems[`rules.${rule.name}.${param.name}`] = problem;
     }
   }
@@ -108,21 +124,15 @@ export function changeInputs(
     const input: RuleChangeInput = { name: rule.name };
     let set = false;
     for (const param of rule.params) {
-      const value = values[rule.name]?.[param.name];
-      if (value === '' || value === undefined) continue;
+      const draft = values[rule.name]?.[param.name];
+      const value = draft === undefined ? undefined : valueOf(draft);
+      if (value === undefined) continue;
       if (param.source === 'PLAN' && value === param.current) continue;
       input[param.name] = value;
       set = true;
     }
     return set ? [input] : [];
   });
-}
-
-export interface WindowChange {
-  rule: string;
-  candidate: boolean;
-  before: string;
-  after: string;
 }
 
 /**
@@ -133,7 +143,7 @@ export interface WindowChange {
 export function windowChanges(
   rules: readonly ChangeableRule[],
   sent: readonly RuleChangeInput[],
-): WindowChange[] {
+): AfreshRule[] {
   return rules.flatMap((rule) => {
     const window = rule.params.find((p) => p.name === 'windowMs');
     if (!WINDOWED.has(rule.algorithm) || !window || window.current === null) return [];

@@ -1,6 +1,7 @@
 import type { Algorithm, FailMode, PolicyMode, ValueSource } from '@/generated/gql/graphql';
 import { formatNumber } from '@/lib/format';
-import { ALGORITHM_PARAMS, formatDuration, formatParam, type ParamName } from '@/lib/rules';
+import { ruleReading, type ReadableRule } from '@/components/policy-editor/rule-reading';
+import { ALGORITHM_LABELS, ALGORITHM_PARAMS, formatParam, type ParamName } from '@/lib/rules';
 
 interface Calendar {
   unit: string;
@@ -28,15 +29,30 @@ export interface RuleView {
 const isParamName = (algorithm: Algorithm, name: string): name is ParamName =>
   ALGORITHM_PARAMS[algorithm].some((spec) => spec.name === name);
 
-/** A parameter's name for people: the algorithm's label, without a unit (values carry theirs). */
+/** A parameter's name for people: the algorithm's label ("Window" for a calendar too). */
 export function paramLabel(algorithm: Algorithm, name: string): string {
   if (name === 'calendar') return 'Window';
-  const spec = ALGORITHM_PARAMS[algorithm].find((s) => s.name === name);
-  return spec ? spec.label.replace(/ \(ms\)$/, '') : name;
+  return ALGORITHM_PARAMS[algorithm].find((s) => s.name === name)?.label ?? name;
 }
 
 const calendarWindow = (calendar: Calendar) =>
   `a calendar ${calendar.unit.toLowerCase()} (${calendar.timeZone})`;
+
+/**
+ * A rule's parameters in the order people read them (the algorithm's: a limit before its window,
+ * a calendar where the window would be); the API lists them in its own order.
+ */
+export function orderedParams<P extends Pick<ParamView, 'name'>>(
+  algorithm: Algorithm,
+  params: readonly P[],
+): P[] {
+  const order = ALGORITHM_PARAMS[algorithm].map((spec) => spec.name as string);
+  const rank = (name: string) => {
+    const index = order.indexOf(name === 'calendar' ? 'windowMs' : name);
+    return index === -1 ? order.length : index;
+  };
+  return [...params].sort((a, b) => rank(a.name) - rank(b.name));
+}
 
 /** A parameter's value as people read it: "1 day", "1/s", "a calendar day (UTC)". */
 export function paramValue(algorithm: Algorithm, param: ParamView): string {
@@ -79,74 +95,17 @@ export function planRange(
   return null;
 }
 
-/** A rate in the smallest unit where it is a whole number: 1 → "1 per second", 0.5 → "30 per minute". */
-export function formatRate(perSecond: number): string {
-  const units: [number, string][] = [
-    [1, 'second'],
-    [60, 'minute'],
-    [3_600, 'hour'],
-    [86_400, 'day'],
-  ];
-  for (const [seconds, unit] of units) {
-    const n = perSecond * seconds;
-    // 10000 / 60 per second reads as 10,000 per minute despite the float's last digits
-    if (n >= 1 && Math.abs(n - Math.round(n)) < 1e-9 * n) {
-      return `${formatNumber(Math.round(n))} per ${unit}`;
-    }
-  }
-  return `${formatNumber(perSecond)} per second`;
-}
-
-/** "day" for one day, "2 hours" for two: what follows "per" or "in any". */
-function windowPhrase(ms: number): string {
-  const duration = formatDuration(ms);
-  return duration.startsWith('1 ') ? duration.slice(2) : duration;
-}
-
 /**
- * A rule in one line of plain language: "5 at once, then 1 per second", "1,000 per day",
- * "100 in any minute".
+ * A rule in one line of plain language ("5 at once, then 1 per second"), read as the policy
+ * editor reads it; its values as `effectivePolicies` lists them.
  */
 export function describeRule(rule: RuleView): string {
-  const param = (name: string) => rule.params.find((p) => p.name === name);
-  const value = (name: string) => param(name)?.value ?? undefined;
-  const count = (name: string) => {
-    const n = value(name);
-    return n === undefined ? '?' : formatNumber(n);
-  };
-  const window = (name: string) => {
-    const calendar = param('calendar')?.calendar;
-    if (calendar) return `${calendar.unit.toLowerCase()} (calendar, ${calendar.timeZone})`;
-    const ms = value(name);
-    return ms === undefined ? '?' : windowPhrase(ms);
-  };
-  const rate = (name: string) => {
-    const n = value(name);
-    return n === undefined ? '?' : formatRate(n);
-  };
-  switch (rule.algorithm) {
-    case 'TOKEN_BUCKET':
-      return `${count('capacity')} at once, then ${rate('refillPerSecond')}`;
-    case 'LEAKY_BUCKET':
-      return `${count('capacity')} at once, draining ${rate('leakPerSecond')}`;
-    case 'FIXED_WINDOW':
-      return `${count('limit')} per ${window('windowMs')}`;
-    case 'SLIDING_WINDOW_LOG':
-    case 'SLIDING_WINDOW_COUNTER':
-      return `${count('limit')} in any ${window('windowMs')}`;
-    case 'GCRA': {
-      const burst = value('burst');
-      return `${count('limit')} per ${window('periodMs')}, evenly spaced${
-        burst === undefined ? '' : `, bursts of up to ${formatNumber(burst)}`
-      }`;
-    }
-    case 'CONCURRENCY': {
-      const ttl = value('leaseTtlMs');
-      return `${count('limit')} in flight at once${
-        ttl === undefined ? '' : `, a lease held at most ${formatDuration(ttl)}`
-      }`;
-    }
+  const readable: ReadableRule = { algorithm: rule.algorithm };
+  for (const param of rule.params) {
+    if (param.calendar) readable.calendar = param.calendar;
+    else if (isParamName(rule.algorithm, param.name)) readable[param.name] = param.value ?? null;
   }
+  return ruleReading(readable) ?? ALGORITHM_LABELS[rule.algorithm];
 }
 
 export const MODE_LABELS: Record<PolicyMode, { label: string; meaning: string }> = {

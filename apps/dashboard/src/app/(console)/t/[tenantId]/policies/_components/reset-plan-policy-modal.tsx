@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useMutation } from 'urql';
 import { apiError } from '@/lib/errors';
 import { formatParam } from '@/lib/rules';
-import type { PlanPolicySaved } from './change-plan-policy-modal';
+import type { PolicySaved } from './change-plan-policy-modal';
 import { ChangePlanPolicyDocument } from './documents';
 import { changeableRules, windowChanges } from './plan-change';
 import type { EffectivePolicyView } from './policy-card';
@@ -24,7 +24,7 @@ export function ResetPlanPolicyModal({
   tenantId: string;
   policy: EffectivePolicyView;
   onClose: () => void;
-  onSaved: (saved: PlanPolicySaved) => void;
+  onSaved: (saved: PolicySaved) => void;
 }) {
   const [{ fetching }, change] = useMutation(ChangePlanPolicyDocument);
   const [failure, setFailure] = useState<string>();

@@ -6,6 +6,7 @@ import { ALGORITHM_LABELS } from '@/lib/rules';
 import {
   describeRule,
   ORIGIN_LABELS,
+  orderedParams,
   paramLabel,
   paramValue,
   planRange,
@@ -41,7 +42,7 @@ export function RuleTable({
         </Table.Thead>
         <Table.Tbody>
           {rules.map((rule) =>
-            rule.params.map((param, index) => {
+            orderedParams(rule.algorithm, rule.params).map((param, index) => {
               const origin = valueOrigin(policySource, param.source);
               const range = param.changeable ? planRange(rule.algorithm, param) : null;
               return (

@@ -1,10 +1,10 @@
 'use client';
 
 import { Alert, List, Text } from '@mantine/core';
-import type { WindowChange } from './plan-change';
+import type { AfreshRule } from '@/components/policy-editor/policy-draft';
 
 /** Which rules' counters a change of window starts afresh, asked before the change is sent. */
-export function WindowChangeAlert({ changes }: { changes: readonly WindowChange[] }) {
+export function WindowChangeAlert({ changes }: { changes: readonly AfreshRule[] }) {
   return (
     <Alert color="yellow" title="Counters will start afresh">
       <Text size="sm" mb="xs">
