@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   blankRuleValues,
+  boundsHint,
   describeRuleChanges,
   identifierInput,
   identifierProblem,
@@ -61,6 +62,14 @@ describe('offeredParams', () => {
       expect.objectContaining({ name: 'periodMs', current: 1000 }),
       expect.objectContaining({ name: 'burst', current: null }),
     ]);
+  });
+});
+
+describe('boundsHint', () => {
+  it('says the plan’s range, or nothing', () => {
+    expect(boundsHint({ min: 1, max: 50 })).toBe('The plan allows 1 to 50.');
+    expect(boundsHint({ min: null, max: 100 })).toBe('The plan allows at most 100.');
+    expect(boundsHint({ min: null, max: null })).toBeNull();
   });
 });
 
