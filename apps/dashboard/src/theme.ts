@@ -44,11 +44,17 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     // pickers draw their placeholder as text, which must read like dimmed text
     '--mantine-color-placeholder': 'var(--mantine-color-dimmed)',
+    // a field's error (its message, an invalid input's text): Mantine's red.6 is 3.3:1 on white
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+    // white on a destructive button: red.7 (the light primary shade) is 3.8:1, red.9 5.5:1
+    '--mantine-color-red-filled': 'var(--mantine-color-red-9)',
+    '--mantine-color-red-filled-hover': 'color-mix(in srgb, var(--mantine-color-red-9) 85%, black)',
     ...tintedText,
   },
   dark: {
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
     '--mantine-color-placeholder': 'var(--mantine-color-dimmed)',
     '--mantine-color-anchor': 'var(--mantine-color-indigo-3)',
+    '--mantine-color-error': 'var(--mantine-color-red-4)',
   },
 });

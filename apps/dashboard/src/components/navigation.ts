@@ -19,6 +19,7 @@ export const operatorNav: NavItem[] = [
 /** A tenant's pages: its members (viewers read them), and operators for any tenant. */
 export const tenantNav: NavItem[] = [
   { label: 'Overview', path: '' },
+  { label: 'Policies', path: '/policies' },
   { label: 'Overrides', path: '/overrides' },
   { label: 'Versions', path: '/versions' },
   { label: 'API keys', path: '/keys' },

@@ -1,0 +1,159 @@
+import { graphql } from '@/generated/gql';
+
+/** Every policy the tenant's checks use, each value with where it comes from, and its overrides. */
+export const EffectivePoliciesDocument = graphql(`
+  query EffectivePolicies($tenantId: ID!) {
+    effectivePolicies(tenantId: $tenantId) {
+      id
+      name
+      description
+      source
+      changed
+      mode
+      failMode
+      redisTimeoutMs
+      reservationTtlMs
+      rules {
+        name
+        algorithm
+        candidate
+        params {
+          name
+          value
+          calendar {
+            unit
+            timeZone
+          }
+          source
+          changeable
+          min
+          max
+        }
+      }
+      overrides {
+        id
+        identifier
+        match
+        expiresAt
+        expired
+      }
+    }
+  }
+`);
+
+export const ChangePlanPolicyDocument = graphql(`
+  mutation ChangePlanPolicy($input: ChangePlanPolicyInput!) {
+    changePlanPolicy(input: $input) {
+      version
+      policy {
+        id
+        name
+        changed
+        rules {
+          name
+          params {
+            name
+            value
+            source
+          }
+        }
+      }
+      countersReset {
+        policy
+        rule
+        candidate
+        override
+        before
+        after
+      }
+    }
+  }
+`);
+
+/** The tenant's own policies as stored (what the policy editor edits). */
+export const TenantPoliciesDocument = graphql(`
+  query TenantPolicies($tenantId: ID!) {
+    tenantPolicies(tenantId: $tenantId) {
+      id
+      name
+      description
+      mode
+      failMode
+      redisTimeoutMs
+      reservationTtlMs
+      rules {
+        name
+        algorithm
+        candidate
+        capacity
+        refillPerSecond
+        leakPerSecond
+        limit
+        windowMs
+        periodMs
+        burst
+        leaseTtlMs
+        calendar {
+          unit
+          timeZone
+        }
+      }
+    }
+  }
+`);
+
+export const CreatePolicyDocument = graphql(`
+  mutation CreatePolicy($tenantId: ID!, $input: PolicySettingsInput!) {
+    createPolicy(tenantId: $tenantId, input: $input) {
+      version
+      policy {
+        id
+        name
+      }
+      countersReset {
+        policy
+        rule
+        candidate
+        override
+        before
+        after
+      }
+    }
+  }
+`);
+
+export const UpdatePolicyDocument = graphql(`
+  mutation UpdatePolicy($id: ID!, $input: PolicySettingsInput!) {
+    updatePolicy(id: $id, input: $input) {
+      version
+      policy {
+        id
+        name
+      }
+      countersReset {
+        policy
+        rule
+        candidate
+        override
+        before
+        after
+      }
+    }
+  }
+`);
+
+export const DeletePolicyDocument = graphql(`
+  mutation DeletePolicy($id: ID!) {
+    deletePolicy(id: $id) {
+      version
+      countersReset {
+        policy
+        rule
+        candidate
+        override
+        before
+        after
+      }
+    }
+  }
+`);

@@ -1,0 +1,201 @@
+'use client';
+
+import {
+  Button,
+  Card,
+  Group,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useParams } from 'next/navigation';
+import { useState } from 'react';
+import { useQuery } from 'urql';
+import { CountersResetList, type CounterResetView } from '@/components/counters-reset-list';
+import { PageHeader } from '@/components/page-header';
+import { EmptyState, QueryState } from '@/components/query-state';
+import { useSession } from '@/lib/session';
+import { ChangePlanPolicyModal, type PolicySaved } from './_components/change-plan-policy-modal';
+import { DeletePolicyModal } from './_components/delete-policy-modal';
+import { EffectivePoliciesDocument, TenantPoliciesDocument } from './_components/documents';
+import { OwnPolicyModal } from './_components/own-policy-modal';
+import { changeableRules } from './_components/plan-change';
+import { PolicyCard, type EffectivePolicyView } from './_components/policy-card';
+import { ResetPlanPolicyModal } from './_components/reset-plan-policy-modal';
+import { filterPolicies, usePolicyFilters, type PolicyOrigin } from './_hooks/use-policy-filters';
+
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'change' | 'reset' | 'edit' | 'delete'; policy: EffectivePolicyView };
+
+const ORIGIN_OPTIONS = [
+  { value: 'all', label: 'All' },
+  { value: 'plan', label: 'Plan' },
+  { value: 'own', label: 'Own' },
+];
+
+export default function PoliciesPage() {
+  const { tenantId } = useParams<{ tenantId: string }>();
+  const writer = useSession().canWrite(tenantId);
+  const { filters, setFilter } = usePolicyFilters();
+  const [search, setSearch] = useState(filters.search);
+  const updateSearch = useDebouncedCallback((value: string) => setFilter({ search: value }), 200);
+  const [dialog, setDialog] = useState<Dialog>();
+  const [resets, setResets] = useState<readonly CounterResetView[]>([]);
+  const [{ data, fetching, error }] = useQuery({
+    query: EffectivePoliciesDocument,
+    variables: { tenantId },
+  });
+  // the stored values of the tenant's own policies, for the editor
+  const [own] = useQuery({
+    query: TenantPoliciesDocument,
+    variables: { tenantId },
+    pause: !writer,
+  });
+  const all = data?.effectivePolicies;
+  const stored = (policy: EffectivePolicyView) =>
+    own.data?.tenantPolicies.find((p) => p.id === policy.id);
+  const shown = all ? filterPolicies(all, filters) : [];
+  const filtered = Boolean(filters.search || filters.origin);
+
+  const saved = ({ message, countersReset }: PolicySaved) => {
+    setDialog(undefined);
+    setResets(countersReset);
+    notifications.show({ message });
+  };
+
+  const actionsOf = (policy: EffectivePolicyView) => {
+    if (!writer) return undefined;
+    if (policy.source === 'TENANT') {
+      return (
+        <>
+          <Button
+            variant="subtle"
+            size="xs"
+            color="red"
+            onClick={() => setDialog({ kind: 'delete', policy })}
+          >
+            Delete<VisuallyHidden> {policy.name}</VisuallyHidden>
+          </Button>
+          <Button
+            size="xs"
+            disabled={!stored(policy)}
+            onClick={() => setDialog({ kind: 'edit', policy })}
+          >
+            Edit<VisuallyHidden> {policy.name}</VisuallyHidden>
+          </Button>
+        </>
+      );
+    }
+    if (changeableRules(policy.rules).length === 0) return undefined;
+    return (
+      <>
+        {policy.changed && (
+          <Button variant="default" size="xs" onClick={() => setDialog({ kind: 'reset', policy })}>
+            Back to the plan’s values<VisuallyHidden> of {policy.name}</VisuallyHidden>
+          </Button>
+        )}
+        <Button size="xs" onClick={() => setDialog({ kind: 'change', policy })}>
+          Change values<VisuallyHidden> of {policy.name}</VisuallyHidden>
+        </Button>
+      </>
+    );
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Policies"
+        description="The limits your checks are decided by: your plan’s policies, with the values your plan lets you change, and your own policies. Each value says where it comes from."
+        actions={
+          writer && <Button onClick={() => setDialog({ kind: 'create' })}>New policy</Button>
+        }
+      />
+      <Stack gap="md">
+        <CountersResetList resets={resets} onClose={() => setResets([])} />
+        <Group align="flex-end">
+          <TextInput
+            label="Search"
+            placeholder="Policy name"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              updateSearch(event.currentTarget.value);
+            }}
+            w={260}
+          />
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="policy-origin-label">
+              From
+            </Text>
+            <SegmentedControl
+              aria-labelledby="policy-origin-label"
+              data={ORIGIN_OPTIONS}
+              value={filters.origin ?? 'all'}
+              onChange={(value) =>
+                setFilter({ origin: value === 'all' ? null : (value as PolicyOrigin) })
+              }
+            />
+          </Stack>
+        </Group>
+        <QueryState fetching={fetching} error={error} hasData={Boolean(all)}>
+          {all && shown.length === 0 ? (
+            <Card withBorder>
+              <EmptyState title={filtered ? 'No policy matches' : 'No policies yet'}>
+                {filtered
+                  ? 'Change the search or the origin.'
+                  : `Your plan gives you none, and you have none of your own.${
+                      writer ? ' Create one with “New policy”.' : ''
+                    }`}
+              </EmptyState>
+            </Card>
+          ) : (
+            shown.map((policy) => (
+              <PolicyCard
+                key={policy.id}
+                tenantId={tenantId}
+                policy={policy}
+                actions={actionsOf(policy)}
+              />
+            ))
+          )}
+        </QueryState>
+      </Stack>
+      {dialog?.kind === 'change' && (
+        <ChangePlanPolicyModal
+          tenantId={tenantId}
+          policy={dialog.policy}
+          onClose={() => setDialog(undefined)}
+          onSaved={saved}
+        />
+      )}
+      {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
+        <OwnPolicyModal
+          tenantId={tenantId}
+          policy={dialog.kind === 'edit' ? stored(dialog.policy) : undefined}
+          onClose={() => setDialog(undefined)}
+          onSaved={saved}
+        />
+      )}
+      {dialog?.kind === 'delete' && (
+        <DeletePolicyModal
+          policy={dialog.policy}
+          onClose={() => setDialog(undefined)}
+          onDeleted={saved}
+        />
+      )}
+      {dialog?.kind === 'reset' && (
+        <ResetPlanPolicyModal
+          tenantId={tenantId}
+          policy={dialog.policy}
+          onClose={() => setDialog(undefined)}
+          onSaved={saved}
+        />
+      )}
+    </>
+  );
+}
