@@ -8,11 +8,7 @@ import {
   type Scheme,
 } from './support/console-browser';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack';
-
-interface GraphqlAnswer {
-  data?: Record<string, unknown>;
-  errors?: { message: string; extensions?: { code?: string } }[];
-}
+import { bearerLogin, checkWith, graphqlData, type GraphqlAnswer } from './support/console-steps';
 
 interface EffectivePolicies {
   effectivePolicies: {
@@ -34,37 +30,9 @@ describe('the console’s policies page', () => {
   let adminToken: string;
   let viewer: DemoUser;
 
-  /** The control plane's GraphQL API through the dashboard's origin, with a bearer session. */
-  const graphql = async (
-    query: string,
-    variables: Record<string, unknown> = {},
-    token?: string,
-  ): Promise<GraphqlAnswer> => {
-    const response = await fetch(`${stack.dashboard}/graphql`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(token && { authorization: `Bearer ${token}` }),
-      },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as GraphqlAnswer;
-  };
-  const data = async <T>(query: string, variables: Record<string, unknown>, token: string) => {
-    const answer = await graphql(query, variables, token);
-    expect(answer.errors).toBeUndefined();
-    return answer.data as T;
-  };
-  const login = async (user: DemoUser) =>
-    (
-      await data<{ login: { token: string } }>(
-        `mutation ($email: String!, $password: String!) {
-          login(input: { email: $email, password: $password, transport: BEARER }) { token }
-        }`,
-        { email: user.email, password: user.password },
-        '',
-      )
-    ).login.token;
+  const data = <T>(query: string, variables: Record<string, unknown>, token: string) =>
+    graphqlData<T>(stack, query, variables, token);
+  const login = (user: DemoUser) => bearerLogin(stack, user);
 
   /** `effectivePolicies` as the signed-in browser's session gets it (cookie + CSRF header). */
   const sessionPolicies = async (page: Page) => {
@@ -98,14 +66,13 @@ describe('the console’s policies page', () => {
 
   /** What the data plane's check (a dry run) says of the burst rule's limit (or its refusal). */
   const burstLimit = async () => {
-    const response = await fetch(`${stack.dataPlane}/v1/check`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.apiKey}` },
-      body: JSON.stringify({ policy: 'api', identifier: 'policies_page_user', dryRun: true }),
+    const { status, body } = await checkWith(stack, stack.apiKey, {
+      policy: 'api',
+      identifier: 'policies_page_user',
+      dryRun: true,
     });
-    if (!response.ok) return `HTTP ${response.status}: ${await response.text()}`;
-    const body = (await response.json()) as { rules: { name: string; limit: number }[] };
-    return body.rules.find((rule) => rule.name === 'burst')?.limit;
+    if (status !== 200) return `HTTP ${status}: ${JSON.stringify(body)}`;
+    return body.rules?.find((rule) => rule.name === 'burst')?.limit;
   };
 
   const policiesUrl = () => `${stack.dashboard}/t/${stack.tenantId}/policies`;
