@@ -3,11 +3,11 @@ import {
   ConsoleBrowser,
   expectAccessible,
   screenshot,
-  signIn,
   type Scheme,
   type TrackedPage,
 } from './support/console-browser';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack';
+import { signIn } from './support/sign-in';
 
 // The operators' Users and Audit log pages on the real stack, in Chromium: disabling and enabling
 // an account (and what that does to its sign-in), inviting an operator by mail and revoking it,

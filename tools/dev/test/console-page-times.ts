@@ -16,9 +16,9 @@ import { launchChromium } from '@sluice/testing';
 import type { Page } from 'playwright-core';
 import { dataDir } from '../src/paths';
 import { DEMO_ADMIN_EMAIL, DEMO_OPERATOR_EMAIL, type DemoUser } from '../src/seed';
-import { signIn } from './support/console-browser';
+import { signIn } from './support/sign-in';
 
-const OPERATOR_PAGES = ['/tenants', '/plans', '/users', '/audit'];
+const OPERATOR_PAGES = ['/tenants', '/plans', '/users', '/audit', '/account'];
 const TENANT_PAGES = ['', '/policies', '/overrides', '/versions', '/keys', '/webhooks', '/members'];
 
 const { values } = parseArgs({
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
         for (let i = 0; i < rounds; i += 1) times.push(await timeLoad(page, url));
         times.sort((a, b) => a - b);
         rows.push({
-          page: url.slice(dashboard.length) || '/',
+          page: url.slice(dashboard.length).replace(/^\/t\/[^/]+/, '/t/<demo>') || '/',
           median: quantile(times, 0.5),
           max: times.at(-1)!,
         });
@@ -91,10 +91,10 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
   }
-  console.log(`page                          median ms   max ms   (${rounds} loads each)`);
+  console.log(`${'page'.padEnd(24)}median ms   max ms   (${rounds} loads each)`);
   for (const row of rows) {
     console.log(
-      `${row.page.padEnd(30)}${row.median.toFixed(0).padStart(9)}${row.max.toFixed(0).padStart(9)}`,
+      `${row.page.padEnd(24)}${row.median.toFixed(0).padStart(9)}${row.max.toFixed(0).padStart(9)}`,
     );
   }
   const worst = Math.max(...rows.map((r) => r.max));

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { dataDir } from '../../src/paths';
 import type { DemoUser } from '../../src/seed';
+import { signIn } from './sign-in';
 
 export type Scheme = 'light' | 'dark';
 
@@ -85,14 +86,6 @@ export class ConsoleBrowser {
   close(): Promise<void> {
     return this.browser.close();
   }
-}
-
-export async function signIn(page: Page, dashboard: string, user: DemoUser): Promise<void> {
-  await page.goto(`${dashboard}/sign-in`);
-  await page.getByLabel(/^Email/).fill(user.email);
-  await page.getByLabel(/^Password/).fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'));
 }
 
 /** axe-core on the page as it is: no serious or critical violation (WCAG 2 A and AA rules). */
