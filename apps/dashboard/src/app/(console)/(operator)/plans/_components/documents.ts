@@ -47,29 +47,9 @@ export const PlanDocument = graphql(`
       createdAt
       updatedAt
       policies {
-        id
-        name
-        description
-        mode
-        failMode
-        redisTimeoutMs
-        reservationTtlMs
+        ...PolicySettings
         rules {
-          name
-          algorithm
-          candidate
-          capacity
-          refillPerSecond
-          leakPerSecond
-          limit
-          windowMs
-          periodMs
-          burst
-          leaseTtlMs
-          calendar {
-            unit
-            timeZone
-          }
+          ...RuleParams
           tenantBounds {
             param
             min
@@ -110,12 +90,7 @@ export const CreatePlanPolicyDocument = graphql(`
       tenantsRepublished
       tenantsTrimmed
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }
@@ -131,12 +106,7 @@ export const UpdatePlanPolicyDocument = graphql(`
       tenantsRepublished
       tenantsTrimmed
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }
@@ -148,12 +118,7 @@ export const DeletePlanPolicyDocument = graphql(`
       tenantsRepublished
       tenantsTrimmed
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }

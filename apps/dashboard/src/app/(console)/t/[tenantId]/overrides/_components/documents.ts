@@ -58,20 +58,7 @@ export const OverridablePoliciesDocument = graphql(`
       name
       source
       rules {
-        name
-        algorithm
-        candidate
-        params {
-          name
-          value
-          calendar {
-            unit
-            timeZone
-          }
-          changeable
-          min
-          max
-        }
+        ...EffectiveRuleFields
       }
     }
   }
@@ -86,12 +73,7 @@ export const CreateOverrideDocument = graphql(`
         identifier
       }
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }
@@ -106,12 +88,7 @@ export const UpdateOverrideDocument = graphql(`
         identifier
       }
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }
@@ -122,12 +99,7 @@ export const DeleteOverrideDocument = graphql(`
     deleteOverride(id: $id) {
       version
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }

@@ -14,21 +14,7 @@ export const EffectivePoliciesDocument = graphql(`
       redisTimeoutMs
       reservationTtlMs
       rules {
-        name
-        algorithm
-        candidate
-        params {
-          name
-          value
-          calendar {
-            unit
-            timeZone
-          }
-          source
-          changeable
-          min
-          max
-        }
+        ...EffectiveRuleFields
       }
       overrides {
         id
@@ -59,12 +45,7 @@ export const ChangePlanPolicyDocument = graphql(`
         }
       }
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }
@@ -74,29 +55,9 @@ export const ChangePlanPolicyDocument = graphql(`
 export const TenantPoliciesDocument = graphql(`
   query TenantPolicies($tenantId: ID!) {
     tenantPolicies(tenantId: $tenantId) {
-      id
-      name
-      description
-      mode
-      failMode
-      redisTimeoutMs
-      reservationTtlMs
+      ...PolicySettings
       rules {
-        name
-        algorithm
-        candidate
-        capacity
-        refillPerSecond
-        leakPerSecond
-        limit
-        windowMs
-        periodMs
-        burst
-        leaseTtlMs
-        calendar {
-          unit
-          timeZone
-        }
+        ...RuleParams
       }
     }
   }
@@ -111,12 +72,7 @@ export const CreatePolicyDocument = graphql(`
         name
       }
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }
@@ -131,12 +87,7 @@ export const UpdatePolicyDocument = graphql(`
         name
       }
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }
@@ -147,12 +98,7 @@ export const DeletePolicyDocument = graphql(`
     deletePolicy(id: $id) {
       version
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }

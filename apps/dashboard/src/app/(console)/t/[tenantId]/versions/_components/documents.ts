@@ -84,12 +84,7 @@ export const ImportPoliciesDocument = graphql(`
         after
       }
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }
@@ -104,12 +99,7 @@ export const RollbackPoliciesDocument = graphql(`
         kind
       }
       countersReset {
-        policy
-        rule
-        candidate
-        override
-        before
-        after
+        ...CounterResetFields
       }
     }
   }
