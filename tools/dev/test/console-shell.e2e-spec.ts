@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DemoUser } from '../src/seed';
 import {
   ConsoleBrowser,
   expectAccessible,
@@ -6,6 +7,8 @@ import {
   type Scheme,
 } from './support/console-browser';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack';
+import { bearerLogin, graphqlData } from './support/console-steps';
+import { signIn } from './support/sign-in';
 
 // The console's shell on the real stack, in Chromium: signing in and out, the navigation each
 // role gets, refusals, the operators' tenant list; every page checked by axe-core and
@@ -129,7 +132,6 @@ describe('the console shell', () => {
     await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
     expect(await page.getByRole('table').count()).toBe(0);
     await expectAccessible(tracked, 'refusal');
-    await screenshot(tracked, 'refusal');
 
     await page.getByRole('button', { name: /^Account of/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
@@ -138,4 +140,61 @@ describe('the console shell', () => {
     await page.waitForURL(/\/sign-in\?next=/);
     tracked.expectClean();
   });
+
+  it.each<Scheme>(['light', 'dark'])(
+    'a person accepts an invitation by its mailed link, later resets a forgotten password (%s)',
+    async (scheme) => {
+      const person: DemoUser = { email: `pat-${scheme}@demo.test`, password: 'first password 1' };
+      await graphqlData(
+        stack,
+        `mutation ($tenantId: ID!, $email: String!) {
+          inviteMember(input: { tenantId: $tenantId, email: $email, role: TENANT_VIEWER }) { id }
+        }`,
+        { tenantId: stack.tenantId, email: person.email },
+        await bearerLogin(stack, stack.tenantAdmin),
+      );
+      const invitation = await stack.smtp.waitFor(person.email);
+      const inviteLink = /https?:\/\/\S+\/invite\/\S+/.exec(invitation.text)?.[0];
+      expect(inviteLink?.startsWith(`${stack.dashboard}/invite/`)).toBe(true);
+      const tracked = await browser.open(scheme);
+      const { page } = tracked;
+      await page.goto(inviteLink!);
+      await page.getByRole('heading', { name: 'Join Demo Inc.' }).waitFor();
+      await expectAccessible(tracked, 'invite');
+      await screenshot(tracked, 'invite');
+      await page.getByLabel(/^Your name/).fill('Pat Viewer');
+      await page.getByLabel(/^Choose a password/).fill(person.password);
+      await page.getByRole('button', { name: 'Accept the invitation' }).click();
+      await page.waitForURL(`${stack.dashboard}/t/${stack.tenantId}`);
+
+      // a viewer typing an operator's URL: a refusal, not data
+      await page.goto(`${stack.dashboard}/users`);
+      await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+      await expectAccessible(tracked, 'refusal');
+      await screenshot(tracked, 'refusal');
+      await page.getByRole('button', { name: /^Account of/ }).click();
+      await page.getByRole('menuitem', { name: 'Sign out' }).click();
+      await page.waitForURL(/\/sign-in$/);
+
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await page.getByLabel(/^Email/).fill(person.email);
+      await page.getByRole('button', { name: 'Send the link' }).click();
+      const reset = await stack.smtp.waitFor(person.email, (mail) =>
+        mail.text.includes('/reset-password/'),
+      );
+      const resetLink = /https?:\/\/\S+\/reset-password\/\S+/.exec(reset.text)?.[0];
+      expect(resetLink?.startsWith(`${stack.dashboard}/reset-password/`)).toBe(true);
+      await page.goto(resetLink!);
+      await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+      await expectAccessible(tracked, 'reset-password');
+      await screenshot(tracked, 'reset-password');
+      await page.getByLabel(/^New password/).fill('second password 2');
+      await page.getByLabel(/^Repeat it/).fill('second password 2');
+      await page.getByRole('button', { name: 'Set the password' }).click();
+      await page.getByRole('status').getByText('Your password is changed').waitFor();
+      await signIn(page, stack.dashboard, { ...person, password: 'second password 2' });
+      await page.waitForURL(`${stack.dashboard}/t/${stack.tenantId}`);
+      tracked.expectClean();
+    },
+  );
 });

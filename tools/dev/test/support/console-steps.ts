@@ -195,3 +195,36 @@ export async function storedTemplateRules(
   );
   return plan.policies.find((p) => p.name === template)?.rules ?? [];
 }
+
+/**
+ * Subscribes from inside `page`, as the console will: a graphql-transport-ws socket to the page's
+ * own origin (the dashboard's server upgrades it to the control plane), the session cookie sent
+ * by the browser and the CSRF token in the connection parameters. Resolves once the control plane
+ * acknowledged the connection; the function it gives waits for the first event's data.
+ */
+export async function subscribeInPage(
+  page: Page,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<() => Promise<unknown>> {
+  // a string, not a function: this package is compiled without the DOM's types
+  await page.evaluate(`new Promise((acked, failed) => {
+    const csrfToken = document.cookie.match(/(?:^|; )sluice_csrf=([^;]+)/)?.[1];
+    const socket = new WebSocket(location.origin.replace(/^http/, 'ws') + '/graphql', 'graphql-transport-ws');
+    window.__sluiceEvent = new Promise((received, refused) => {
+      socket.onmessage = ({ data }) => {
+        const message = JSON.parse(data);
+        if (message.type === 'connection_ack') {
+          socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: ${JSON.stringify(query)}, variables: ${JSON.stringify(variables)} } }));
+          acked();
+        } else if (message.type === 'next') {
+          received(message.payload);
+          socket.close(1000);
+        } else if (message.type === 'error') refused(new Error(JSON.stringify(message.payload)));
+      };
+      socket.onclose = ({ code }) => { failed(new Error('closed ' + code)); refused(new Error('closed ' + code)); };
+    });
+    socket.onopen = () => socket.send(JSON.stringify({ type: 'connection_init', payload: { csrfToken } }));
+  })`);
+  return () => page.evaluate('window.__sluiceEvent');
+}
