@@ -384,3 +384,21 @@ export function fittedRate(arrivals: readonly Arrival[]): number {
 export function gaps(arrivals: readonly Arrival[]): number[] {
   return arrivals.slice(1).map((arrival, i) => arrival.at - arrivals[i]!.at);
 }
+
+/**
+ * Where `arrived` leaves the FIFO order of `sent` by more than `slack` places. The dispatcher
+ * sends in FIFO order while its jobs keep pace; a job that stalls (a loaded machine) or waits for
+ * one of the endpoint's in-flight slots goes back to BullMQ's delayed set, and later events may
+ * pass it meanwhile (docs/worker.md). Each entry names an event and how far it moved; empty: in
+ * order within the slack. Every event must arrive exactly once (checked apart).
+ */
+export function fifoBreaks(
+  arrived: readonly string[],
+  sent: readonly string[],
+  slack: number,
+): string[] {
+  return arrived.flatMap((id, position) => {
+    const moved = Math.abs(position - sent.indexOf(id));
+    return moved > slack ? [`${id} moved ${moved} places`] : [];
+  });
+}
