@@ -3,31 +3,36 @@
 import { Button, Group, Text } from '@mantine/core';
 import { formatNumber } from '@/lib/format';
 
+/** What the pager reads of a GraphQL connection. */
+export interface PagedConnection {
+  nodes: readonly unknown[];
+  totalCount: number;
+  pageInfo: { hasNextPage: boolean; endCursor?: string | null };
+}
+
 /**
  * Forward pagination over a connection, its cursor kept in the URL (`after`) so a page can be
- * shared and reloaded: the count, the next page, back to the first.
+ * shared and reloaded: the count, the next page, back to the first. Nothing until the connection
+ * is loaded, nor for an empty one (its list says so).
  */
 export function Pager({
-  shown,
-  totalCount,
-  hasNextPage,
-  endCursor,
+  connection,
   after,
   onAfterChange,
   noun,
 }: {
-  shown: number;
-  totalCount: number;
-  hasNextPage: boolean;
-  endCursor: string | null | undefined;
+  connection: PagedConnection | undefined;
   after: string | null;
   onAfterChange: (after: string | null) => void;
   noun: string;
 }) {
+  if (!connection || connection.totalCount === 0) return null;
+  const { endCursor, hasNextPage } = connection.pageInfo;
   return (
     <Group justify="space-between" mt="md">
       <Text size="sm" c="dimmed">
-        {formatNumber(shown)} shown of {formatNumber(totalCount)} {noun}
+        {formatNumber(connection.nodes.length)} shown of {formatNumber(connection.totalCount)}{' '}
+        {noun}
       </Text>
       <Group gap="xs">
         {after && (

@@ -69,17 +69,7 @@ export default function AuditPage() {
           )}
         </QueryState>
       </Card>
-      {log && log.totalCount > 0 && (
-        <Pager
-          shown={log.nodes.length}
-          totalCount={log.totalCount}
-          hasNextPage={log.pageInfo.hasNextPage}
-          endCursor={log.pageInfo.endCursor}
-          after={filters.after}
-          onAfterChange={setAfter}
-          noun="entries"
-        />
-      )}
+      <Pager connection={log} after={filters.after} onAfterChange={setAfter} noun="entries" />
       <EntryDrawer
         entry={open}
         tenantName={tenantName}

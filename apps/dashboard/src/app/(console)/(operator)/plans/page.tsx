@@ -101,17 +101,7 @@ export default function PlansPage() {
           )}
         </QueryState>
       </Card>
-      {plans && (
-        <Pager
-          shown={plans.nodes.length}
-          totalCount={plans.totalCount}
-          hasNextPage={plans.pageInfo.hasNextPage}
-          endCursor={plans.pageInfo.endCursor}
-          after={filters.after}
-          onAfterChange={setAfter}
-          noun="plans"
-        />
-      )}
+      <Pager connection={plans} after={filters.after} onAfterChange={setAfter} noun="plans" />
       {creating && <CreatePlanModal onClose={close} />}
     </>
   );

@@ -127,17 +127,7 @@ export default function TenantsPage() {
           )}
         </QueryState>
       </Card>
-      {tenants && (
-        <Pager
-          shown={tenants.nodes.length}
-          totalCount={tenants.totalCount}
-          hasNextPage={tenants.pageInfo.hasNextPage}
-          endCursor={tenants.pageInfo.endCursor}
-          after={filters.after}
-          onAfterChange={setAfter}
-          noun="tenants"
-        />
-      )}
+      <Pager connection={tenants} after={filters.after} onAfterChange={setAfter} noun="tenants" />
       {creating && <CreateTenantModal opened onClose={close} plans={planList} />}
     </>
   );

@@ -100,17 +100,12 @@ export function OperatorInvitations() {
           )}
         </QueryState>
       </Card>
-      {invitations && invitations.totalCount > 0 && (
-        <Pager
-          shown={invitations.nodes.length}
-          totalCount={invitations.totalCount}
-          hasNextPage={invitations.pageInfo.hasNextPage}
-          endCursor={invitations.pageInfo.endCursor}
-          after={filters.after}
-          onAfterChange={setAfter}
-          noun="invitations"
-        />
-      )}
+      <Pager
+        connection={invitations}
+        after={filters.after}
+        onAfterChange={setAfter}
+        noun="invitations"
+      />
       <Modal
         opened={revoking !== undefined}
         onClose={close}

@@ -60,17 +60,12 @@ export function OperatorList() {
           )}
         </QueryState>
       </Card>
-      {operators && operators.totalCount > 0 && (
-        <Pager
-          shown={operators.nodes.length}
-          totalCount={operators.totalCount}
-          hasNextPage={operators.pageInfo.hasNextPage}
-          endCursor={operators.pageInfo.endCursor}
-          after={filters.after}
-          onAfterChange={setAfter}
-          noun="operators"
-        />
-      )}
+      <Pager
+        connection={operators}
+        after={filters.after}
+        onAfterChange={setAfter}
+        noun="operators"
+      />
     </>
   );
 }

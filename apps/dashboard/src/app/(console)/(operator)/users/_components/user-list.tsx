@@ -113,17 +113,7 @@ export function UserList() {
           )}
         </QueryState>
       </Card>
-      {users && users.totalCount > 0 && (
-        <Pager
-          shown={users.nodes.length}
-          totalCount={users.totalCount}
-          hasNextPage={users.pageInfo.hasNextPage}
-          endCursor={users.pageInfo.endCursor}
-          after={filters.after}
-          onAfterChange={setAfter}
-          noun="users"
-        />
-      )}
+      <Pager connection={users} after={filters.after} onAfterChange={setAfter} noun="users" />
     </>
   );
 }

@@ -173,17 +173,7 @@ export default function ApiKeysPage() {
           )}
         </QueryState>
       </Card>
-      {keys && keys.totalCount > 0 && (
-        <Pager
-          shown={keys.nodes.length}
-          totalCount={keys.totalCount}
-          hasNextPage={keys.pageInfo.hasNextPage}
-          endCursor={keys.pageInfo.endCursor}
-          after={filters.after}
-          onAfterChange={setAfter}
-          noun="keys"
-        />
-      )}
+      <Pager connection={keys} after={filters.after} onAfterChange={setAfter} noun="keys" />
       {rotated && (
         <KeySecretModal
           title={`New secret of ${rotated.name}`}

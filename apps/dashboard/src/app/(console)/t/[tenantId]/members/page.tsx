@@ -156,17 +156,12 @@ export default function MembersPage() {
               )}
             </QueryState>
           </Card>
-          {memberPage && memberPage.totalCount > 0 && (
-            <Pager
-              shown={memberPage.nodes.length}
-              totalCount={memberPage.totalCount}
-              hasNextPage={memberPage.pageInfo.hasNextPage}
-              endCursor={memberPage.pageInfo.endCursor}
-              after={filters.after}
-              onAfterChange={setAfter}
-              noun="members"
-            />
-          )}
+          <Pager
+            connection={memberPage}
+            after={filters.after}
+            onAfterChange={setAfter}
+            noun="members"
+          />
         </section>
         <section aria-labelledby="invitations-heading">
           <Title id="invitations-heading" order={2} size="h4" mb="sm">
@@ -232,17 +227,12 @@ export default function MembersPage() {
               )}
             </QueryState>
           </Card>
-          {invitationPage && invitationPage.totalCount > 0 && (
-            <Pager
-              shown={invitationPage.nodes.length}
-              totalCount={invitationPage.totalCount}
-              hasNextPage={invitationPage.pageInfo.hasNextPage}
-              endCursor={invitationPage.pageInfo.endCursor}
-              after={filters.invitationsAfter}
-              onAfterChange={setInvitationsAfter}
-              noun="invitations"
-            />
-          )}
+          <Pager
+            connection={invitationPage}
+            after={filters.invitationsAfter}
+            onAfterChange={setInvitationsAfter}
+            noun="invitations"
+          />
         </section>
       </Stack>
       {inviting && <InviteModal tenantId={tenantId} onClose={close} />}

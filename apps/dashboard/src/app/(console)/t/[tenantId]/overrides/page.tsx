@@ -213,17 +213,12 @@ export default function OverridesPage() {
           </QueryState>
         </Card>
       </Stack>
-      {overrides && (
-        <Pager
-          shown={overrides.nodes.length}
-          totalCount={overrides.totalCount}
-          hasNextPage={overrides.pageInfo.hasNextPage}
-          endCursor={overrides.pageInfo.endCursor}
-          after={filters.after}
-          onAfterChange={setAfter}
-          noun={filters.expired ? 'overrides' : 'active overrides'}
-        />
-      )}
+      <Pager
+        connection={overrides}
+        after={filters.after}
+        onAfterChange={setAfter}
+        noun={filters.expired ? 'overrides' : 'active overrides'}
+      />
       {dialog?.kind !== 'delete' && dialog && (
         <OverrideFormModal
           tenantId={tenantId}

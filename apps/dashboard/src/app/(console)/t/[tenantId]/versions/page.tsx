@@ -195,17 +195,12 @@ export default function VersionsPage() {
             )}
           </QueryState>
         </Card>
-        {versions && (
-          <Pager
-            shown={versions.nodes.length}
-            totalCount={versions.totalCount}
-            hasNextPage={versions.pageInfo.hasNextPage}
-            endCursor={versions.pageInfo.endCursor}
-            after={filters.after}
-            onAfterChange={setAfter}
-            noun="versions"
-          />
-        )}
+        <Pager
+          connection={versions}
+          after={filters.after}
+          onAfterChange={setAfter}
+          noun="versions"
+        />
         <VersionCompare
           tenantId={tenantId}
           from={from}
