@@ -179,6 +179,8 @@ describe('the console shell', () => {
       await page.getByRole('link', { name: 'Forgot your password?' }).click();
       await page.getByLabel(/^Email/).fill(person.email);
       await page.getByRole('button', { name: 'Send the link' }).click();
+      // the request was made: the page says so before any mail is awaited
+      await page.getByRole('status').getByText('Check your mail').waitFor();
       const reset = await stack.smtp.waitFor(person.email, (mail) =>
         mail.text.includes('/reset-password/'),
       );
