@@ -6,6 +6,7 @@ import { DatabaseModule } from './database/database.module';
 import { DatabaseReadinessCheck } from './database/database-readiness.check';
 import { ENV, type Env } from './env';
 import { ApiModule } from './graphql/api.module';
+import { LiveModule } from './live/live.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { PublishModule } from './publish/publish.module';
 import { serviceInfo } from './service-info';
@@ -29,6 +30,7 @@ export class AppModule {
         AuditModule,
         OutboxModule,
         AccessModule,
+        LiveModule,
         PublishModule,
         ApiModule,
         UsageModule,

@@ -56,6 +56,12 @@ export const envSchema = z
      * grows with it. Stored rules above it keep working; an edit leaving one above is refused.
      */
     CONTROL_PLANE_SLIDING_LOG_MAX_LIMIT: integer(1, 1_000_000, 10_000),
+    /** Subscriptions one WebSocket connection may run at once (the dashboard needs ~25). */
+    CONTROL_PLANE_SUBSCRIPTIONS_PER_CONNECTION: integer(1, 1000, 40),
+    /** Subscriptions one user may run at once in one control-plane process, over all its connections. */
+    CONTROL_PLANE_SUBSCRIPTIONS_PER_USER: integer(1, 10_000, 100),
+    /** How often running subscriptions' sessions and memberships are checked again. */
+    CONTROL_PLANE_SUBSCRIPTION_RECHECK_MS: integer(100, 60_000, 2000),
     /** Mail goes out over SMTP when set (smtp:// or smtps://); otherwise links are logged. */
     SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL')),
     /** The From of mailed links (invitations, password resets). */

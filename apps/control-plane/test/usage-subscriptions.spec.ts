@@ -139,6 +139,7 @@ afterAll(() => app?.close());
 
 describe('usageUpdated', () => {
   it('pushes a snapshot at once, then the new counts once the data plane flushed them', async () => {
+    await publishPolicies(app, tenantA, ['api', 'login']);
     const updates = collect<UsageUpdate>(client(viewerA), USAGE_UPDATED, {
       tenantId: tenantA,
       policy: 'api',
@@ -296,12 +297,17 @@ describe('policyChanged', () => {
 });
 
 describe('subscription resources', () => {
-  it('share one change subscription and one reader per topic, released when clients go away', async () => {
+  it('share one change subscription and one reader per tenant, released when clients go away', async () => {
+    await publishPolicies(app, tenantA, ['api']);
+    await publishPolicies(app, tenantB, ['api']);
     const live = app.app.get(UsageLiveService);
     // what earlier tests' clients held is released once their sockets closed
-    await vi.waitFor(() => expect(live.stats()).toEqual({ usageTopics: 0, changeListeners: 0 }), {
-      timeout: 10_000,
-    });
+    await vi.waitFor(
+      () => expect(live.stats()).toMatchObject({ usageTopics: 0, changeListeners: 0 }),
+      {
+        timeout: 10_000,
+      },
+    );
 
     const feeds = [viewerA, viewerA, viewerB].map((token, i) =>
       collect<UsageUpdate>(client(token), USAGE_UPDATED, {
@@ -315,9 +321,12 @@ describe('subscription resources', () => {
     for (const feed of feeds) {
       await vi.waitFor(() => expect(feed.values.length).toBeGreaterThan(0), { timeout: 10_000 });
     }
-    await vi.waitFor(() => expect(live.stats()).toEqual({ usageTopics: 2, changeListeners: 3 }), {
-      timeout: 10_000,
-    });
+    await vi.waitFor(
+      () => expect(live.stats()).toMatchObject({ usageTopics: 2, changeListeners: 3 }),
+      {
+        timeout: 10_000,
+      },
+    );
     // one subscriber connection on the change channel for the whole process
     const [, subscribers] = (await app.redis.redis.pubsub(
       'NUMSUB',
@@ -327,8 +336,11 @@ describe('subscription resources', () => {
     expect(changes.flatMap((c) => c.errors)).toEqual([]);
 
     await Promise.all(clients.splice(0).map((c) => c.dispose()));
-    await vi.waitFor(() => expect(live.stats()).toEqual({ usageTopics: 0, changeListeners: 0 }), {
-      timeout: 10_000,
-    });
+    await vi.waitFor(
+      () => expect(live.stats()).toMatchObject({ usageTopics: 0, changeListeners: 0 }),
+      {
+        timeout: 10_000,
+      },
+    );
   });
 });

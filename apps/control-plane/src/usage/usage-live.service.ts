@@ -10,13 +10,14 @@ import { type ChangeMessage, readTenant, subscribeChanges } from '@sluice/policy
 import { addUsage, emptyUsage, readActiveMinutes, readSeconds } from '@sluice/usage';
 import type { Redis } from 'ioredis';
 import { ENV, type Env } from '../env';
+import { AppError } from '../graphql/app-error';
 import {
   PolicyChangeKind,
   type PolicyChangeEvent,
   type PolicyUsageSnapshot,
   type UsageUpdate,
 } from './models/usage.model';
-import { PushIterator } from './push-iterator';
+import { PushIterator } from '../live/push-iterator';
 import { toPoint, toTotals } from './usage.mapping';
 
 /** Live usage is read and pushed this often (ms): at least every 2 s, as dashboards expect. */
@@ -28,26 +29,33 @@ const POLICY_NAMES_MAX_AGE_MS = 60_000;
 
 type Listener<T> = (value: T) => void;
 
-/** One (tenant, policy or all policies) that clients watch: read once per tick for all of them. */
+/** One client's view of a tenant's usage: one policy, or (undefined) each published one. */
+interface UsageListener {
+  readonly policy: string | undefined;
+  readonly push: Listener<UsageUpdate>;
+}
+
+/** A tenant whose usage clients watch: read once per tick for all of them, whatever they watch. */
 interface UsageTopic {
   readonly tenantId: string;
-  /** undefined: each of the tenant's published policies. */
-  readonly policy: string | undefined;
-  readonly listeners: Set<Listener<UsageUpdate>>;
+  readonly listeners: Set<UsageListener>;
   readonly timer: NodeJS.Timeout;
-  last: UsageUpdate | undefined;
+  /** The latest snapshot of every policy read in it. */
+  last: { at: Date; policies: Map<string, PolicyUsageSnapshot> } | undefined;
   busy: boolean;
   failing: boolean;
-  /** The published policies' names and when they were read (all-policies topics only). */
+  /** The published policies' names and when they were read. */
   names: { list: string[]; readAt: number } | undefined;
 }
 
 /**
  * What the subscriptions push, shared by every client of this process: one Redis subscriber
- * connection on the change channel (opened at the first subscription that needs it), fanned out
- * to each tenant's listeners; and one reader per watched (tenant, policy), whatever the number
- * of clients watching it. A client that goes away releases its listener at once; the last one
- * of a topic stops its timer.
+ * connection on the change channel (opened at the first subscription), fanned out to each
+ * tenant's listeners; and one reader per watched tenant, whatever the number of clients and the
+ * policies they watch. Each tick it asks which policies had usage in the last two minutes (one
+ * command per minute) and reads the seconds of those only; an idle policy costs nothing more.
+ * A client that goes away releases its listener at once; the last one of a tenant stops its
+ * timer.
  */
 @Injectable()
 export class UsageLiveService implements OnModuleDestroy, OnApplicationShutdown {
@@ -58,6 +66,8 @@ export class UsageLiveService implements OnModuleDestroy, OnApplicationShutdown 
   private subscriber: Redis | undefined;
   private subscription: Promise<() => Promise<void>> | undefined;
   private subscriberDown = false;
+  /** Policies whose seconds were read, since the start (idle ones are not). */
+  private policyReads = 0;
 
   constructor(
     private readonly redis: RedisService,
@@ -67,7 +77,7 @@ export class UsageLiveService implements OnModuleDestroy, OnApplicationShutdown 
   }
 
   /** The tenant's policy changes from now on; resolves once the change channel is subscribed. */
-  async policyChanges(tenantId: string): Promise<AsyncIterableIterator<PolicyChangeEvent>> {
+  async policyChanges(tenantId: string): Promise<PushIterator<PolicyChangeEvent>> {
     const listeners = this.changeListeners.get(tenantId) ?? new Set();
     this.changeListeners.set(tenantId, listeners);
     const iterator = new PushIterator<PolicyChangeEvent>(() => {
@@ -87,19 +97,20 @@ export class UsageLiveService implements OnModuleDestroy, OnApplicationShutdown 
     return iterator;
   }
 
-  /** A snapshot now (or the topic's latest), then one every `USAGE_PUSH_INTERVAL_MS`. */
+  /**
+   * A snapshot now (or the topic's latest), then one every `USAGE_PUSH_INTERVAL_MS`. A named
+   * policy must be one the tenant has published (NOT_FOUND otherwise).
+   */
   async usageUpdates(
     tenantId: string,
     policy: string | undefined,
-  ): Promise<AsyncIterableIterator<UsageUpdate>> {
-    // an all-policies topic learns of new policies from the change channel
-    if (policy === undefined) await this.subscribeOnce();
-    const key = `${tenantId}/${policy ?? ''}`;
-    let topic = this.topics.get(key);
+  ): Promise<PushIterator<UsageUpdate>> {
+    // the topic learns of new policies from the change channel
+    await this.subscribeOnce();
+    let topic = this.topics.get(tenantId);
     if (!topic) {
       const created: UsageTopic = {
         tenantId,
-        policy,
         listeners: new Set(),
         timer: setInterval(() => void this.tick(created), USAGE_PUSH_INTERVAL_MS),
         last: undefined,
@@ -108,29 +119,42 @@ export class UsageLiveService implements OnModuleDestroy, OnApplicationShutdown 
         names: undefined,
       };
       created.timer.unref();
-      this.topics.set(key, created);
+      this.topics.set(tenantId, created);
       topic = created;
-      void this.tick(created);
     }
     const watched = topic;
-    const iterator = new PushIterator<UsageUpdate>(() => {
-      watched.listeners.delete(push);
-      if (watched.listeners.size === 0 && this.topics.get(key) === watched) {
+    const release = () => {
+      watched.listeners.delete(listener);
+      if (watched.listeners.size === 0 && this.topics.get(tenantId) === watched) {
         clearInterval(watched.timer);
-        this.topics.delete(key);
+        this.topics.delete(tenantId);
       }
-    });
-    const push = (update: UsageUpdate) => iterator.push(update);
-    watched.listeners.add(push);
-    if (watched.last) push(watched.last);
+    };
+    const iterator = new PushIterator<UsageUpdate>(release);
+    const listener: UsageListener = { policy, push: (update) => iterator.push(update) };
+    watched.listeners.add(listener);
+    try {
+      if (policy !== undefined) {
+        const names = await this.policyNames(watched, Date.now());
+        if (!names.includes(policy)) {
+          throw AppError.notFound(`The tenant has no published policy named "${policy}".`);
+        }
+      }
+    } catch (error) {
+      await iterator.return();
+      throw error;
+    }
+    const last = watched.last && this.updateFor(watched, listener, watched.last);
+    if (last) listener.push(last);
+    else void this.tick(watched);
     return iterator;
   }
 
   /** What is held for open subscriptions (for tests and debugging). */
-  stats(): { usageTopics: number; changeListeners: number } {
+  stats(): { usageTopics: number; changeListeners: number; policyReads: number } {
     let changeListeners = 0;
     for (const listeners of this.changeListeners.values()) changeListeners += listeners.size;
-    return { usageTopics: this.topics.size, changeListeners };
+    return { usageTopics: this.topics.size, changeListeners, policyReads: this.policyReads };
   }
 
   onModuleDestroy(): void {
@@ -193,10 +217,13 @@ export class UsageLiveService implements OnModuleDestroy, OnApplicationShutdown 
     if (topic.busy) return;
     topic.busy = true;
     try {
-      const update = await this.snapshot(topic);
-      topic.last = update;
+      const last = await this.snapshot(topic);
+      topic.last = last;
       topic.failing = false;
-      for (const listener of topic.listeners) listener(update);
+      for (const listener of topic.listeners) {
+        const update = this.updateFor(topic, listener, last);
+        if (update) listener.push(update);
+      }
     } catch (error) {
       // Redis down: clients keep their last snapshot; said once per outage
       if (!topic.failing) this.logger.warn(`live usage read failed: ${String(error)}`);
@@ -206,31 +233,44 @@ export class UsageLiveService implements OnModuleDestroy, OnApplicationShutdown 
     }
   }
 
-  private async snapshot(topic: UsageTopic): Promise<UsageUpdate> {
+  /** What `listener` is sent of a snapshot; undefined when the snapshot lacks its policy. */
+  private updateFor(
+    topic: UsageTopic,
+    listener: UsageListener,
+    last: NonNullable<UsageTopic['last']>,
+  ): UsageUpdate | undefined {
+    if (listener.policy === undefined) {
+      return { tenantId: topic.tenantId, at: last.at, policies: [...last.policies.values()] };
+    }
+    const snapshot = last.policies.get(listener.policy);
+    return snapshot && { tenantId: topic.tenantId, at: last.at, policies: [snapshot] };
+  }
+
+  private async snapshot(topic: UsageTopic): Promise<NonNullable<UsageTopic['last']>> {
     const now = Date.now();
     const nowSecond = Math.floor(now / 1000);
     const from = nowSecond - 59;
-    let policies: string[];
-    let active: Set<string>;
-    if (topic.policy !== undefined) {
-      policies = [topic.policy];
-      active = new Set(policies);
-    } else {
-      policies = await this.policyNames(topic, now);
-      // policies without usage in the last two minutes cost no read
-      const minutes = await readActiveMinutes(
-        this.redis.client,
-        this.prefix,
-        topic.tenantId,
-        policies,
-        Math.floor(from / 60),
-        Math.floor(nowSecond / 60),
-      );
-      active = new Set([...minutes].filter(([, list]) => list.length > 0).map(([name]) => name));
+    const published = await this.policyNames(topic, now);
+    const watched = new Set<string>();
+    for (const listener of topic.listeners) {
+      if (listener.policy === undefined) for (const name of published) watched.add(name);
+      else watched.add(listener.policy);
     }
+    const policies = [...watched].sort();
+    // policies without usage in the last two minutes cost no read
+    const minutes = await readActiveMinutes(
+      this.redis.client,
+      this.prefix,
+      topic.tenantId,
+      policies,
+      Math.floor(from / 60),
+      Math.floor(nowSecond / 60),
+    );
     const snapshots = await Promise.all(
       policies.map(async (policy): Promise<PolicyUsageSnapshot> => {
-        const rows = active.has(policy)
+        const active = (minutes.get(policy)?.length ?? 0) > 0;
+        if (active) this.policyReads += 1;
+        const rows = active
           ? await readSeconds(
               this.redis.client,
               this.prefix,
@@ -249,7 +289,10 @@ export class UsageLiveService implements OnModuleDestroy, OnApplicationShutdown 
         };
       }),
     );
-    return { tenantId: topic.tenantId, at: new Date(now), policies: snapshots };
+    return {
+      at: new Date(now),
+      policies: new Map(snapshots.map((snapshot) => [snapshot.policy, snapshot])),
+    };
   }
 
   private async policyNames(topic: UsageTopic, now: number): Promise<string[]> {

@@ -3,6 +3,13 @@ import type { AuthUser } from '../auth/auth-user';
 import { CurrentUser } from '../auth/decorators';
 import { parseInput } from '../graphql/input';
 import {
+  type Guarded,
+  type LiveCaller,
+  LiveAccessService,
+  resolveGuarded,
+} from '../live/live-access.service';
+import { CurrentLiveCaller } from '../live/live-caller.decorator';
+import {
   DecisionLogArgs,
   PolicyChangedArgs,
   TopDeniedArgs,
@@ -23,13 +30,15 @@ import { policySchema, UsageService } from './usage.service';
 
 /**
  * Usage of one tenant: its members (viewers and admins) and operators may read it; anyone else
- * gets NOT_FOUND, as for the tenant itself. Subscriptions are authorized when they start.
+ * gets NOT_FOUND, as for the tenant itself. Subscriptions run through `LiveAccessService`:
+ * capped, and ended once the caller loses access.
  */
 @Resolver()
 export class UsageResolver {
   constructor(
     private readonly usage: UsageService,
     private readonly live: UsageLiveService,
+    private readonly liveAccess: LiveAccessService,
   ) {}
 
   @Query(() => UsageSeries, {
@@ -65,25 +74,27 @@ export class UsageResolver {
   }
 
   @Subscription(() => UsageUpdate, {
-    description: `Live usage of a tenant (one policy, or each published one): a snapshot at once, then every second.`,
-    resolve: (update: UsageUpdate) => update,
+    description: `Live usage of a tenant (one published policy, or each of them): a snapshot at once, then every second.`,
+    resolve: (update: Guarded<UsageUpdate>) => resolveGuarded(update),
   })
-  async usageUpdated(@CurrentUser() user: AuthUser, @Args() args: UsageUpdatedArgs) {
-    await this.usage.authorize(user, args.tenantId);
+  async usageUpdated(@CurrentLiveCaller() caller: LiveCaller, @Args() args: UsageUpdatedArgs) {
+    await this.usage.authorize(caller.auth.user, args.tenantId);
     const policy =
       args.policy === undefined || args.policy === null
         ? undefined
         : parseInput(policySchema, args.policy, 'policy');
-    return this.live.usageUpdates(args.tenantId, policy);
+    return this.liveAccess.run(caller, args.tenantId, () =>
+      this.live.usageUpdates(args.tenantId, policy),
+    );
   }
 
   @Subscription(() => PolicyChangeEvent, {
     description:
       "Each publication or removal of the tenant's policies to the data planes, from now on (changes sent while the control plane's Redis connection is down are missed).",
-    resolve: (change: PolicyChangeEvent) => change,
+    resolve: (change: Guarded<PolicyChangeEvent>) => resolveGuarded(change),
   })
-  async policyChanged(@CurrentUser() user: AuthUser, @Args() args: PolicyChangedArgs) {
-    await this.usage.authorize(user, args.tenantId);
-    return this.live.policyChanges(args.tenantId);
+  async policyChanged(@CurrentLiveCaller() caller: LiveCaller, @Args() args: PolicyChangedArgs) {
+    await this.usage.authorize(caller.auth.user, args.tenantId);
+    return this.liveAccess.run(caller, args.tenantId, () => this.live.policyChanges(args.tenantId));
   }
 }

@@ -38,4 +38,27 @@ describe('PushIterator', () => {
     await expect(iterator.throw(new Error('gone'))).rejects.toThrow('gone');
     expect(closed).toBe(true);
   });
+
+  it('ends after the queued values and a last one, running onClose once', async () => {
+    let closes = 0;
+    const iterator = new PushIterator<number>(() => (closes += 1));
+    iterator.push(1);
+    iterator.end(2);
+    iterator.end(3);
+    iterator.push(4);
+    expect([await iterator.next(), await iterator.next(), await iterator.next()]).toEqual([
+      { value: 1, done: false },
+      { value: 2, done: false },
+      { value: undefined, done: true },
+    ]);
+    expect(closes).toBe(1);
+  });
+
+  it('ends a waiting next() with the last value', async () => {
+    const iterator = new PushIterator<number>(() => undefined);
+    const waiting = iterator.next();
+    iterator.end(7);
+    expect(await waiting).toEqual({ value: 7, done: false });
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+  });
 });

@@ -33,6 +33,18 @@ export class PushIterator<T> implements AsyncIterableIterator<T, undefined> {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
+  /**
+   * Ends from this side: `last` (if any) is read after what is queued, then `next()` is done;
+   * `onClose` runs now.
+   */
+  end(last?: T): void {
+    if (this.closed) return;
+    if (last !== undefined) this.push(last);
+    this.closed = true;
+    for (const resolve of this.waiting.splice(0)) resolve({ value: undefined, done: true });
+    this.onClose();
+  }
+
   return(): Promise<IteratorResult<T, undefined>> {
     this.close();
     return Promise.resolve({ value: undefined, done: true });
