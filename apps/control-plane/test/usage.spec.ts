@@ -25,8 +25,21 @@ const SERIES = /* GraphQL */ `
           reason
           count
         }
+        deniedByRule {
+          rule
+          count
+        }
         shadowDenied
+        shadowDeniedByRule {
+          rule
+          count
+        }
         candidateDenied
+        candidateDeniedByRule {
+          rule
+          count
+        }
+        failOpen
         cost
       }
     }
@@ -43,8 +56,21 @@ const TOTALS = /* GraphQL */ `
         reason
         count
       }
+      deniedByRule {
+        rule
+        count
+      }
       shadowDenied
+      shadowDeniedByRule {
+        rule
+        count
+      }
       candidateDenied
+      candidateDeniedByRule {
+        rule
+        count
+      }
+      failOpen
       cost
     }
   }
@@ -98,12 +124,17 @@ const LOG = /* GraphQL */ `
   }
 `;
 
+type RuleCounts = { rule: string; count: number }[];
 interface Counts {
   allowed: number;
   denied: number;
   deniedByReason: { reason: string; count: number }[];
+  deniedByRule: RuleCounts;
   shadowDenied: number;
+  shadowDeniedByRule: RuleCounts;
   candidateDenied: number;
+  candidateDeniedByRule: RuleCounts;
+  failOpen: number;
   cost: number;
 }
 interface Point extends Counts {
@@ -123,24 +154,42 @@ const ZERO: Counts = {
   allowed: 0,
   denied: 0,
   deniedByReason: [],
+  deniedByRule: [],
   shadowDenied: 0,
+  shadowDeniedByRule: [],
   candidateDenied: 0,
+  candidateDeniedByRule: [],
+  failOpen: 0,
   cost: 0,
 };
+
+/** Counts by name, sorted by name as the API sorts them. */
+function tally(names: readonly (string | undefined)[]): RuleCounts {
+  const counts = new Map<string, number>();
+  for (const name of names) if (name !== undefined) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return [...counts]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([rule, count]) => ({ rule, count }));
+}
 
 /** What the API must answer for these decisions. */
 function countsOf(events: readonly DecisionEvent[]): Counts {
   const denied = events.filter((e) => !e.allowed);
   const reasons = new Map<string, number>();
   for (const e of denied) reasons.set(e.reason, (reasons.get(e.reason) ?? 0) + 1);
+  const shadow = events.filter((e) => e.shadowDenied);
   return {
     allowed: events.length - denied.length,
     denied: denied.length,
     deniedByReason: [...reasons]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([reason, count]) => ({ reason, count })),
-    shadowDenied: events.filter((e) => e.shadowDenied).length,
+    deniedByRule: tally(denied.map((e) => e.deniedBy)),
+    shadowDenied: shadow.length,
+    shadowDeniedByRule: tally(shadow.map((e) => e.deniedBy)),
     candidateDenied: events.filter((e) => e.candidateDenied).length,
+    candidateDeniedByRule: tally(events.flatMap((e) => e.candidatesDeniedBy ?? [])),
+    failOpen: events.filter((e) => e.reason === 'fail-open').length,
     cost: events.filter((e) => e.allowed).reduce((sum, e) => sum + e.cost, 0),
   };
 }
@@ -151,8 +200,17 @@ function mixed(tenantId: string, at: number, scale = 1): DecisionEvent[] {
   for (let i = 0; i < 3 * scale; i += 1) events.push(decision(tenantId, at + i, { cost: 2 + i }));
   for (let i = 0; i < 2 * scale; i += 1) events.push(denial(tenantId, at + i));
   events.push(denial(tenantId, at + 1, { reason: 'suspended', deniedBy: undefined }));
-  events.push(decision(tenantId, at + 2, { reason: 'shadow', shadowDenied: true, cost: 0 }));
-  events.push(decision(tenantId, at + 3, { candidateDenied: true }));
+  events.push(denial(tenantId, at + 1, { deniedBy: 'in-flight' }));
+  events.push(
+    decision(tenantId, at + 2, {
+      reason: 'shadow',
+      shadowDenied: true,
+      deniedBy: 'burst',
+      cost: 0,
+    }),
+  );
+  events.push(decision(tenantId, at + 3, { candidateDenied: true, candidatesDeniedBy: ['next'] }));
+  events.push(decision(tenantId, at + 3, { reason: 'fail-open' }));
   return events;
 }
 
@@ -251,8 +309,12 @@ describe('usageSeries', () => {
         allowed: 1000n,
         denied: 7n,
         deniedByReason: { rule: 5, suspended: 2 },
+        deniedByRule: { burst: 5 },
         shadowDenied: 3n,
+        shadowDeniedByRule: { burst: 3 },
         candidateDenied: 1n,
+        candidateDeniedByRule: { next: 1 },
+        failOpen: 6n,
         cost: 12_345n,
       },
     });
@@ -314,8 +376,12 @@ describe('usageSeries', () => {
         { reason: 'rule', count: 5 },
         { reason: 'suspended', count: 2 },
       ],
+      deniedByRule: [{ rule: 'burst', count: 5 }],
       shadowDenied: 3,
+      shadowDeniedByRule: [{ rule: 'burst', count: 3 }],
       candidateDenied: 1,
+      candidateDeniedByRule: [{ rule: 'next', count: 1 }],
+      failOpen: 6,
       cost: 12_345,
     });
     expect(byAt.get(iso(at(rolled)))).toEqual({
@@ -386,6 +452,12 @@ describe('usageTotals', () => {
           allowed: 100n,
           denied: 10n,
           deniedByReason: { rule: 6, suspended: 4 },
+          deniedByRule: { burst: 5, 'in-flight': 1 },
+          shadowDeniedByRule: { burst: 2 },
+          candidateDeniedByRule: { next: 3, other: 1 },
+          shadowDenied: 2n,
+          candidateDenied: 3n,
+          failOpen: 4n,
           cost: 500n,
         },
         {
@@ -441,11 +513,21 @@ describe('usageTotals', () => {
         allowed: 101 + recentCounts.allowed,
         denied: 10 + recentCounts.denied,
         deniedByReason: [
-          { reason: 'rule', count: 6 + 2 },
+          { reason: 'rule', count: 6 + 3 },
           { reason: 'suspended', count: 4 + 1 },
         ],
-        shadowDenied: recentCounts.shadowDenied,
-        candidateDenied: recentCounts.candidateDenied,
+        deniedByRule: [
+          { rule: 'burst', count: 5 + 2 },
+          { rule: 'in-flight', count: 1 + 1 },
+        ],
+        shadowDenied: 2 + recentCounts.shadowDenied,
+        shadowDeniedByRule: [{ rule: 'burst', count: 2 + 1 }],
+        candidateDenied: 3 + recentCounts.candidateDenied,
+        candidateDeniedByRule: [
+          { rule: 'next', count: 3 + 1 },
+          { rule: 'other', count: 1 },
+        ],
+        failOpen: 4 + recentCounts.failOpen,
         cost: 501 + recentCounts.cost,
       },
       { policy: 'login', ...countsOf(login) },

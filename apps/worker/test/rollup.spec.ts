@@ -82,10 +82,22 @@ function event(overrides: Partial<DecisionEvent> = {}): DecisionEvent {
 function minuteOfTraffic(tenantId: string, count: number): DecisionEvent[] {
   return Array.from({ length: count }, (_, i) => {
     const at = MINUTE_MS + (i % 60) * 1000 + (i % 7) * 10;
-    const common = { tenantId, at, cost: i % 5, candidateDenied: i % 6 === 0 };
-    if (i % 4 === 0) return event({ ...common, allowed: false, reason: 'rule', deniedBy: 'burst' });
+    const common = {
+      tenantId,
+      at,
+      cost: i % 5,
+      candidateDenied: i % 6 === 0,
+      candidatesDeniedBy: i % 6 === 0 ? ['next'] : undefined,
+    };
+    if (i % 4 === 0) {
+      const deniedBy = i % 8 === 0 ? 'burst' : 'in-flight';
+      return event({ ...common, allowed: false, reason: 'rule', deniedBy });
+    }
     if (i % 9 === 1) return event({ ...common, allowed: false, reason: 'suspended' });
-    if (i % 5 === 2) return event({ ...common, reason: 'shadow', shadowDenied: true });
+    if (i % 5 === 2) {
+      return event({ ...common, reason: 'shadow', shadowDenied: true, deniedBy: 'burst' });
+    }
+    if (i % 13 === 3) return event({ ...common, reason: 'fail-open' });
     return event(common);
   });
 }
@@ -93,14 +105,22 @@ function minuteOfTraffic(tenantId: string, count: number): DecisionEvent[] {
 /** The row the roll-up must write for these events, as Prisma reads it back. */
 function expectedRow(events: readonly DecisionEvent[]) {
   const denied = events.filter((e) => !e.allowed);
-  const deniedByReason: Record<string, number> = {};
-  for (const e of denied) deniedByReason[e.reason] = (deniedByReason[e.reason] ?? 0) + 1;
+  const shadow = events.filter((e) => e.shadowDenied);
+  const tally = (names: (string | undefined)[]) => {
+    const counts: Record<string, number> = {};
+    for (const name of names) if (name !== undefined) counts[name] = (counts[name] ?? 0) + 1;
+    return counts;
+  };
   return {
     allowed: BigInt(events.length - denied.length),
     denied: BigInt(denied.length),
-    deniedByReason,
-    shadowDenied: BigInt(events.filter((e) => e.shadowDenied).length),
+    deniedByReason: tally(denied.map((e) => e.reason)),
+    deniedByRule: tally(denied.map((e) => e.deniedBy)),
+    shadowDenied: BigInt(shadow.length),
+    shadowDeniedByRule: tally(shadow.map((e) => e.deniedBy)),
     candidateDenied: BigInt(events.filter((e) => e.candidateDenied).length),
+    candidateDeniedByRule: tally(events.flatMap((e) => e.candidatesDeniedBy ?? [])),
+    failOpen: BigInt(events.filter((e) => e.reason === 'fail-open').length),
     cost: BigInt(events.filter((e) => e.allowed).reduce((sum, e) => sum + e.cost, 0)),
   };
 }
@@ -137,6 +157,8 @@ describe('usage roll-up', () => {
     expect(await row('tnt_b', MINUTE)).toMatchObject(expectedRow(b));
     expect(await row('tnt_a', MINUTE, 'login')).toMatchObject(expectedRow(login));
     expect(expectedRow(a).deniedByReason).toEqual({ rule: 125, suspended: 42 });
+    expect(expectedRow(a).deniedByRule).toEqual({ burst: 63, 'in-flight': 62 });
+    expect(expectedRow(a).failOpen).toBeGreaterThan(0n);
     expect(await rows()).toHaveLength(3);
   });
 

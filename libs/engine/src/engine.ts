@@ -316,6 +316,10 @@ export class DecisionEngine {
         cost,
         shadowDenied: result.shadowDenied ?? false,
         candidateDenied,
+        // allocates only for the rare decision a candidate rule refuses
+        candidatesDeniedBy: candidateDenied
+          ? result.candidates?.filter((rule) => !rule.allowed).map((rule) => rule.name)
+          : undefined,
         // the answer's own array, not a copy, and only when a charge in Redis may have crossed
         // a usage threshold (the recorder detects the crossings from it)
         rules: result.reason === 'allowed' ? result.rules : undefined,

@@ -320,6 +320,8 @@ describe('shadow mode and candidate rules', () => {
     });
     expect(second).not.toHaveProperty('deniedBy');
     expect(setup.log.events.map((e) => e.candidateDenied)).toEqual([false, true]);
+    // which candidate would have denied, for the per-rule counts
+    expect(setup.log.events.map((e) => e.candidatesDeniedBy)).toEqual([undefined, ['next']]);
   });
 });
 

@@ -8,11 +8,20 @@ export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 /** The engine's reason codes (`rule`, `fail-closed`, ...). */
 export const REASON_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 
-/** Fields of a per-second usage hash; denials are counted per reason as `denied:<reason>`. */
+/**
+ * Fields of a per-second usage hash: denials are counted per reason as `denied:<reason>` and
+ * per denying rule as `denied_by:<rule>`; shadow denials per rule that would have denied as
+ * `shadow_by:<rule>`; candidate denials per candidate rule as `candidate_by:<rule>`.
+ */
 export const FIELD_ALLOWED = 'allowed';
 export const FIELD_DENIED_PREFIX = 'denied:';
+export const FIELD_DENIED_BY_PREFIX = 'denied_by:';
 export const FIELD_SHADOW_DENIED = 'shadow_denied';
+export const FIELD_SHADOW_BY_PREFIX = 'shadow_by:';
 export const FIELD_CANDIDATE_DENIED = 'candidate_denied';
+export const FIELD_CANDIDATE_BY_PREFIX = 'candidate_by:';
+/** Allowed because Redis failed and the policy fails open: nobody knows what it would have been. */
+export const FIELD_FAIL_OPEN = 'fail_open';
 export const FIELD_COST = 'cost';
 
 // Every key carries the tenant as its hash tag, so one tenant's usage lives on one cluster slot.

@@ -8,9 +8,13 @@ import {
   decisionLogKey,
   ID_PATTERN,
   FIELD_ALLOWED,
+  FIELD_CANDIDATE_BY_PREFIX,
   FIELD_CANDIDATE_DENIED,
   FIELD_COST,
+  FIELD_DENIED_BY_PREFIX,
   FIELD_DENIED_PREFIX,
+  FIELD_FAIL_OPEN,
+  FIELD_SHADOW_BY_PREFIX,
   FIELD_SHADOW_DENIED,
   keyLastUsedKey,
   NAME_PATTERN,
@@ -36,10 +40,18 @@ export interface UsageTotals {
   /** All denials of the second; `deniedByReason` splits them. */
   denied: number;
   deniedByReason: Record<string, number>;
+  /** Denials by the rule that denied (reasons `rule` and `local`; concurrency rules included). */
+  deniedByRule: Record<string, number>;
   /** Allowed only because the policy is in shadow mode. */
   shadowDenied: number;
+  /** Shadow denials by the rule that would have denied. */
+  shadowDeniedByRule: Record<string, number>;
   /** Would have been denied by the policy's candidate rules. */
   candidateDenied: number;
+  /** Candidate denials by candidate rule (a decision two candidates refuse counts for both). */
+  candidateDeniedByRule: Record<string, number>;
+  /** Allowed because Redis failed and the policy fails open (part of `allowed`). */
+  failOpen: number;
   /** Sum of the cost of allowed decisions (settles move it, so a span's sum may be negative). */
   cost: number;
 }
@@ -60,25 +72,37 @@ export function emptyUsage(): UsageTotals {
     allowed: 0,
     denied: 0,
     deniedByReason: {},
+    deniedByRule: {},
     shadowDenied: 0,
+    shadowDeniedByRule: {},
     candidateDenied: 0,
+    candidateDeniedByRule: {},
+    failOpen: 0,
     cost: 0,
   };
 }
 
-/** Adds `from` into `into` (reasons merged) and returns `into`. */
+/** Adds `from` into `into` (reasons and rules merged) and returns `into`. */
 export function addUsage(into: UsageTotals, from: UsageTotals): UsageTotals {
   into.allowed += from.allowed;
   into.denied += from.denied;
   into.shadowDenied += from.shadowDenied;
   into.candidateDenied += from.candidateDenied;
+  into.failOpen += from.failOpen;
   into.cost += from.cost;
-  for (const [reason, count] of Object.entries(from.deniedByReason)) {
-    // own properties only: a reason such as `constructor` must not read Object.prototype's
-    const current = Object.hasOwn(into.deniedByReason, reason) ? into.deniedByReason[reason] : 0;
-    into.deniedByReason[reason] = (current ?? 0) + count;
-  }
+  addCounts(into.deniedByReason, from.deniedByReason);
+  addCounts(into.deniedByRule, from.deniedByRule);
+  addCounts(into.shadowDeniedByRule, from.shadowDeniedByRule);
+  addCounts(into.candidateDeniedByRule, from.candidateDeniedByRule);
   return into;
+}
+
+function addCounts(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [name, count] of Object.entries(from)) {
+    // own properties only: a name such as `constructor` must not read Object.prototype's
+    const current = Object.hasOwn(into, name) ? into[name] : 0;
+    into[name] = (current ?? 0) + count;
+  }
 }
 
 /**
@@ -135,23 +159,34 @@ export async function readMinutes(
   return minutes;
 }
 
+/** Per-name counts: the field prefix, the map it fills, and the names it accepts. */
+const NAMED_FIELDS = [
+  [FIELD_DENIED_PREFIX, 'deniedByReason', REASON_PATTERN],
+  [FIELD_DENIED_BY_PREFIX, 'deniedByRule', NAME_PATTERN],
+  [FIELD_SHADOW_BY_PREFIX, 'shadowDeniedByRule', NAME_PATTERN],
+  [FIELD_CANDIDATE_BY_PREFIX, 'candidateDeniedByRule', NAME_PATTERN],
+] as const;
+
 function usageSecond(second: number, hash: Record<string, string>): UsageSecond {
   const row: UsageSecond = {
     second,
+    ...emptyUsage(),
     allowed: count(hash[FIELD_ALLOWED]),
-    denied: 0,
-    deniedByReason: {},
     shadowDenied: count(hash[FIELD_SHADOW_DENIED]),
     candidateDenied: count(hash[FIELD_CANDIDATE_DENIED]),
+    failOpen: count(hash[FIELD_FAIL_OPEN]),
     cost: count(hash[FIELD_COST]),
   };
   for (const [field, value] of Object.entries(hash)) {
-    if (!field.startsWith(FIELD_DENIED_PREFIX)) continue;
-    const reason = field.slice(FIELD_DENIED_PREFIX.length);
-    // only well-formed reasons become object keys (never `__proto__` and the like)
-    if (!REASON_PATTERN.test(reason)) continue;
-    row.deniedByReason[reason] = count(value);
-    row.denied += count(value);
+    for (const [prefix, map, pattern] of NAMED_FIELDS) {
+      if (!field.startsWith(prefix)) continue;
+      const name = field.slice(prefix.length);
+      // only well-formed names become object keys (never `__proto__` and the like)
+      if (!pattern.test(name)) break;
+      row[map][name] = count(value);
+      if (map === 'deniedByReason') row.denied += count(value);
+      break;
+    }
   }
   return row;
 }

@@ -12,9 +12,13 @@ import { UsageFlushError, UsageInputError } from './errors';
 import {
   assertPrefix,
   FIELD_ALLOWED,
+  FIELD_CANDIDATE_BY_PREFIX,
   FIELD_CANDIDATE_DENIED,
   FIELD_COST,
+  FIELD_DENIED_BY_PREFIX,
   FIELD_DENIED_PREFIX,
+  FIELD_FAIL_OPEN,
+  FIELD_SHADOW_BY_PREFIX,
   FIELD_SHADOW_DENIED,
   ID_PATTERN,
   NAME_PATTERN,
@@ -56,6 +60,8 @@ export interface DecisionEvent {
   cost: number;
   shadowDenied: boolean;
   candidateDenied: boolean;
+  /** The candidate rules that would have denied (when `candidateDenied`). */
+  candidatesDeniedBy?: readonly string[];
   /**
    * The live rules' figures (the engine hands over its result's array, nothing is copied): the
    * threshold alerts are detected from them. Absent: no alerts.
@@ -156,6 +162,8 @@ export interface UsageStats {
 
 /** Denied identifiers aggregated per (policy, minute) per flush, as a multiple of topK. */
 const TOP_DENIED_HEADROOM = 10;
+/** Candidate rules one event may name (a policy has far fewer): bounds the fields it adds. */
+const MAX_CANDIDATE_RULES = 32;
 /** Claimed alerts held while the stream cannot be written; older ones are dropped beyond. */
 const MAX_WAITING_ALERTS = 10_000;
 
@@ -164,7 +172,8 @@ const MAX_WAITING_ALERTS = 10_000;
  * timer flushes the aggregate once a second, one pipeline per Redis node.
  *
  * Per second and per (tenant, policy): `allowed`, `denied:<reason>`, `shadow_denied`,
- * `candidate_denied` and `cost` (the cost of allowed decisions). Per minute: the top denied
+ * `candidate_denied`, `fail_open`, `cost` (the cost of allowed decisions), and per rule
+ * `denied_by:<rule>`, `shadow_by:<rule>` and `candidate_by:<rule>` (see `keys.ts`). Per minute: the top denied
  * identifiers (denials only). The decision log gets every denial, every shadow denial (the
  * denials a shadow policy would have made) and a sample of the other allows. Plus each API key's
  * last use. And the threshold alerts: see `thresholdCrossings` (detection, in `record`) and
@@ -350,11 +359,25 @@ export class UsageRecorder {
       if (event.allowed) {
         live.add(counters, FIELD_ALLOWED, 1);
         if (event.cost > 0) live.add(counters, FIELD_COST, event.cost);
+        if (event.reason === 'fail-open') live.add(counters, FIELD_FAIL_OPEN, 1);
       } else {
         live.add(counters, FIELD_DENIED_PREFIX + event.reason, 1);
+        if (event.deniedBy !== undefined) {
+          live.add(counters, FIELD_DENIED_BY_PREFIX + event.deniedBy, 1);
+        }
       }
-      if (event.shadowDenied) live.add(counters, FIELD_SHADOW_DENIED, 1);
-      if (event.candidateDenied) live.add(counters, FIELD_CANDIDATE_DENIED, 1);
+      if (event.shadowDenied) {
+        live.add(counters, FIELD_SHADOW_DENIED, 1);
+        if (event.deniedBy !== undefined) {
+          live.add(counters, FIELD_SHADOW_BY_PREFIX + event.deniedBy, 1);
+        }
+      }
+      if (event.candidateDenied) {
+        live.add(counters, FIELD_CANDIDATE_DENIED, 1);
+        for (const rule of event.candidatesDeniedBy ?? []) {
+          live.add(counters, FIELD_CANDIDATE_BY_PREFIX + rule, 1);
+        }
+      }
     }
     if (!event.allowed) {
       const identifiers = live.minute(policy, Math.floor(event.at / 60_000));
@@ -574,7 +597,11 @@ function isValidEvent(event: DecisionEvent): boolean {
     Number.isSafeInteger(event.cost) &&
     event.cost >= 0 &&
     typeof event.shadowDenied === 'boolean' &&
-    typeof event.candidateDenied === 'boolean'
+    typeof event.candidateDenied === 'boolean' &&
+    (event.candidatesDeniedBy === undefined ||
+      (Array.isArray(event.candidatesDeniedBy) &&
+        event.candidatesDeniedBy.length <= MAX_CANDIDATE_RULES &&
+        event.candidatesDeniedBy.every((rule) => matches(NAME_PATTERN, rule))))
   );
 }
 

@@ -74,28 +74,35 @@ describe('readMinutes', () => {
     usage.record(decision({ at: BASE_MS, cost: 3 }));
     usage.record(decision({ at: BASE_MS + 59_999, cost: 4, candidateDenied: true }));
     usage.record(denial({ at: BASE_MS + 30_000 }));
-    usage.record(denial({ at: BASE_MS + 31_000, reason: 'suspended' }));
-    usage.record(decision({ at: BASE_MS + 120_000, reason: 'shadow', shadowDenied: true }));
+    usage.record(denial({ at: BASE_MS + 31_000, reason: 'suspended', deniedBy: undefined }));
+    usage.record(
+      decision({
+        at: BASE_MS + 120_000,
+        reason: 'shadow',
+        shadowDenied: true,
+        deniedBy: 'per-day',
+      }),
+    );
     await usage.flush();
 
     expect(await readMinutes(t.redis, t.prefix, 'tnt_a', 'api', minute, minute + 2)).toEqual([
       {
+        ...emptyUsage(),
         minute,
         allowed: 2,
         denied: 2,
         deniedByReason: { rule: 1, suspended: 1 },
-        shadowDenied: 0,
+        deniedByRule: { 'per-second': 1 },
         candidateDenied: 1,
         cost: 7,
       },
       { minute: minute + 1, ...emptyUsage() },
       {
+        ...emptyUsage(),
         minute: minute + 2,
         allowed: 1,
-        denied: 0,
-        deniedByReason: {},
         shadowDenied: 1,
-        candidateDenied: 0,
+        shadowDeniedByRule: { 'per-day': 1 },
         cost: 1,
       },
     ]);

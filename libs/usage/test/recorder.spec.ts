@@ -1,7 +1,9 @@
 import { createTestRedis, type TestRedis } from '@sluice/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  addUsage,
   decisionLogKey,
+  emptyUsage,
   keyLastUsedKey,
   readActiveMinutes,
   readActivePolicies,
@@ -36,10 +38,21 @@ function recorder(options: Partial<UsageRecorderOptions> = {}): UsageRecorder {
 function mixedEvents(count: number): DecisionEvent[] {
   return Array.from({ length: count }, (_, i) => {
     const at = BASE_MS + (i % 5) * 1000 + (i % 7) * 100;
-    const common = { at, cost: i % 4, candidateDenied: i % 6 === 0, identifier: `user-${i % 9}` };
-    if (i % 3 === 0) return denial(common);
+    const candidates = i % 12 === 0 ? ['cand-a', 'cand-b'] : ['cand-a'];
+    const common = {
+      at,
+      cost: i % 4,
+      candidateDenied: i % 6 === 0,
+      candidatesDeniedBy: i % 6 === 0 ? candidates : undefined,
+      identifier: `user-${i % 9}`,
+    };
+    if (i % 3 === 0)
+      return denial({ ...common, deniedBy: i % 2 === 0 ? 'per-second' : 'in-flight' });
     if (i % 10 === 1) return denial({ ...common, reason: 'suspended', deniedBy: undefined });
-    if (i % 4 === 2) return decision({ ...common, reason: 'shadow', shadowDenied: true });
+    if (i % 4 === 2) {
+      return decision({ ...common, reason: 'shadow', shadowDenied: true, deniedBy: 'per-day' });
+    }
+    if (i % 11 === 5) return decision({ ...common, reason: 'fail-open' });
     return decision(common);
   });
 }
@@ -63,21 +76,35 @@ describe('per-second counters', () => {
     const expected = [0, 1, 2, 3, 4, 5].map((offset) => {
       const inSecond = events.filter((e) => Math.floor(e.at / 1000) === BASE_SECOND + offset);
       const denied = inSecond.filter((e) => !e.allowed);
-      const deniedByReason: Record<string, number> = {};
-      for (const e of denied) deniedByReason[e.reason] = (deniedByReason[e.reason] ?? 0) + 1;
+      const tally = (names: (string | undefined)[]) => {
+        const counts: Record<string, number> = {};
+        for (const name of names) if (name !== undefined) counts[name] = (counts[name] ?? 0) + 1;
+        return counts;
+      };
+      const shadow = inSecond.filter((e) => e.shadowDenied);
       return {
         second: BASE_SECOND + offset,
         allowed: inSecond.length - denied.length,
         denied: denied.length,
-        deniedByReason,
-        shadowDenied: inSecond.filter((e) => e.shadowDenied).length,
+        deniedByReason: tally(denied.map((e) => e.reason)),
+        deniedByRule: tally(denied.map((e) => e.deniedBy)),
+        shadowDenied: shadow.length,
+        shadowDeniedByRule: tally(shadow.map((e) => e.deniedBy)),
         candidateDenied: inSecond.filter((e) => e.candidateDenied).length,
+        candidateDeniedByRule: tally(inSecond.flatMap((e) => e.candidatesDeniedBy ?? [])),
+        failOpen: inSecond.filter((e) => e.reason === 'fail-open').length,
         cost: inSecond.filter((e) => e.allowed).reduce((sum, e) => sum + e.cost, 0),
       };
     });
     expect(rows).toEqual(expected);
-    // the stream exercises both reasons (suspended only in the second second)
+    // the stream exercises every reason and rule (suspended only in the second second)
     expect(expected[1]!.deniedByReason).toEqual({ rule: 40, suspended: 40 });
+    const all = expected.reduce((sum, row) => addUsage(sum, row), emptyUsage());
+    expect(Object.keys(all.deniedByRule).sort()).toEqual(['in-flight', 'per-second']);
+    expect(all.shadowDeniedByRule).toEqual({ 'per-day': all.shadowDenied });
+    expect(all.candidateDeniedByRule['cand-a']).toBe(all.candidateDenied);
+    expect(all.candidateDeniedByRule['cand-b']).toBeGreaterThan(0);
+    expect(all.failOpen).toBeGreaterThan(0);
     expect(usage.stats()).toMatchObject({ eventsRecorded: 600, flushes: 4, flushFailures: 0 });
   });
 

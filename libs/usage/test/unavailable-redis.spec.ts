@@ -86,12 +86,13 @@ describe('a flush while Redis is down', () => {
       { keyId: 'key_1', lastUsedAt: BASE_MS + 2000 },
     ]);
 
-    // every hash field went out once: 3 seconds × (allowed, cost) + 2 seconds × denied:rule
-    expect(await commandCalls(client, 'hincrby')).toBe(8);
+    // every hash field went out once: 3 seconds × (allowed, cost) + 2 seconds × (denied:rule,
+    // denied_by:<rule>)
+    expect(await commandCalls(client, 'hincrby')).toBe(10);
     const pipeline = vi.spyOn(client, 'pipeline');
     await usage.flush();
     expect(pipeline).not.toHaveBeenCalled();
-    expect(await commandCalls(client, 'hincrby')).toBe(8);
+    expect(await commandCalls(client, 'hincrby')).toBe(10);
   });
 
   it('reports timer flush failures to onFlushError and catches up once Redis is back', async () => {
@@ -148,9 +149,9 @@ describe('a flush while Redis is down', () => {
     now = BASE_MS + 120_000;
     await expect(usage.flush()).rejects.toBeInstanceOf(UsageFlushError);
     const stats = usage.stats();
-    // the second's 3 fields and EXPIREAT, the minute's identifier, trim and EXPIREAT, 2 log
+    // the second's 4 fields and EXPIREAT, the minute's identifier, trim and EXPIREAT, 2 log
     // entries, the active set's SADD and EXPIREAT
-    expect(stats.droppedExpired).toBe(11);
+    expect(stats.droppedExpired).toBe(12);
     // what is left: tenant, policy, last-used time; the log's EXPIRE stays pending
     expect(stats.pendingEntries).toBe(3);
   });

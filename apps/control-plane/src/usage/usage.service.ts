@@ -179,22 +179,26 @@ export class UsageService {
     if (last < fromMinute) return toPolicyTotals(totals);
 
     const retainedFrom = Math.ceil(firstRetainedSecond(Math.floor(now / 1000)) / 60);
-    const [sums, reasons] = await Promise.all([
+    const range = Prisma.sql`"tenantId" = ${args.tenantId}
+      AND "minute" BETWEEN ${minuteSql(fromMinute)} AND ${minuteSql(last)}`;
+    const [sums, named] = await Promise.all([
       this.prisma.$queryRaw<SumRow[]>`
         SELECT "policyName", sum("allowed") AS "allowed", sum("denied") AS "denied",
           sum("shadowDenied") AS "shadowDenied", sum("candidateDenied") AS "candidateDenied",
-          sum("cost") AS "cost"
-        FROM "UsageMinute"
-        WHERE "tenantId" = ${args.tenantId}
-          AND "minute" BETWEEN ${minuteSql(fromMinute)} AND ${minuteSql(last)}
+          sum("failOpen") AS "failOpen", sum("cost") AS "cost"
+        FROM "UsageMinute" WHERE ${range}
         GROUP BY "policyName"`,
-      this.prisma.$queryRaw<ReasonRow[]>`
-        SELECT "policyName", reason.key AS "reason", sum(reason.value::numeric) AS "count"
-        FROM "UsageMinute", jsonb_each("deniedByReason") AS reason
-        WHERE "tenantId" = ${args.tenantId}
-          AND "minute" BETWEEN ${minuteSql(fromMinute)} AND ${minuteSql(last)}
-          AND jsonb_typeof(reason.value) = 'number'
-        GROUP BY "policyName", reason.key`,
+      // one scan for the four maps: each row's entries, tagged with the map they come from
+      this.prisma.$queryRaw<NamedCountRow[]>`
+        SELECT "policyName", entry.map, entry.key AS "name", sum(entry.value::numeric) AS "count"
+        FROM "UsageMinute", LATERAL (
+          SELECT 'deniedByReason' AS map, key, value FROM jsonb_each("deniedByReason")
+          UNION ALL SELECT 'deniedByRule', key, value FROM jsonb_each("deniedByRule")
+          UNION ALL SELECT 'shadowDeniedByRule', key, value FROM jsonb_each("shadowDeniedByRule")
+          UNION ALL SELECT 'candidateDeniedByRule', key, value FROM jsonb_each("candidateDeniedByRule")
+        ) AS entry
+        WHERE ${range} AND jsonb_typeof(entry.value) = 'number'
+        GROUP BY "policyName", entry.map, entry.key`,
     ]);
     const totalOf = (name: string): Counts => {
       let total = totals.get(name);
@@ -203,18 +207,20 @@ export class UsageService {
     };
     for (const row of sums) {
       addUsage(totalOf(row.policyName), {
+        ...emptyUsage(),
         allowed: Number(row.allowed),
         denied: Number(row.denied),
-        deniedByReason: {},
         shadowDenied: Number(row.shadowDenied),
         candidateDenied: Number(row.candidateDenied),
+        failOpen: Number(row.failOpen),
         cost: Number(row.cost),
       });
     }
-    for (const row of reasons) {
+    for (const row of named) {
+      if (!NAMED_MAPS.has(row.map)) continue;
       addUsage(totalOf(row.policyName), {
         ...emptyUsage(),
-        deniedByReason: { [row.reason]: Number(row.count) },
+        [row.map]: { [row.name]: Number(row.count) },
       });
     }
 
@@ -401,12 +407,23 @@ interface SumRow {
   denied: Prisma.Decimal | bigint | number;
   shadowDenied: Prisma.Decimal | bigint | number;
   candidateDenied: Prisma.Decimal | bigint | number;
+  failOpen: Prisma.Decimal | bigint | number;
   cost: Prisma.Decimal | bigint | number;
 }
 
-interface ReasonRow {
+/** The maps of counts by name a `UsageMinute` row holds. */
+type NamedMap = 'deniedByReason' | 'deniedByRule' | 'shadowDeniedByRule' | 'candidateDeniedByRule';
+const NAMED_MAPS = new Set<string>([
+  'deniedByReason',
+  'deniedByRule',
+  'shadowDeniedByRule',
+  'candidateDeniedByRule',
+] satisfies NamedMap[]);
+
+interface NamedCountRow {
   policyName: string;
-  reason: string;
+  map: NamedMap;
+  name: string;
   count: Prisma.Decimal | bigint | number;
 }
 

@@ -134,17 +134,8 @@ export class RollupService {
     if (rows.length === 0) return Promise.resolve(0);
     return this.prisma.$executeRaw`
       INSERT INTO "UsageMinute" ${COLUMNS} VALUES ${Prisma.join(rows.map(values))}
-      ON CONFLICT ("tenantId", "policyName", "minute") DO UPDATE SET
-        "allowed" = EXCLUDED."allowed",
-        "denied" = EXCLUDED."denied",
-        "deniedByReason" = EXCLUDED."deniedByReason",
-        "shadowDenied" = EXCLUDED."shadowDenied",
-        "candidateDenied" = EXCLUDED."candidateDenied",
-        "cost" = EXCLUDED."cost"
-      WHERE ("UsageMinute"."allowed", "UsageMinute"."denied", "UsageMinute"."deniedByReason",
-             "UsageMinute"."shadowDenied", "UsageMinute"."candidateDenied", "UsageMinute"."cost")
-        IS DISTINCT FROM (EXCLUDED."allowed", EXCLUDED."denied", EXCLUDED."deniedByReason",
-             EXCLUDED."shadowDenied", EXCLUDED."candidateDenied", EXCLUDED."cost")`;
+      ON CONFLICT ("tenantId", "policyName", "minute") DO UPDATE SET ${UPDATES}
+      WHERE ${STORED} IS DISTINCT FROM ${EXCLUDED}`;
   }
 
   /** Where the seconds may be partly gone: a partial total beats none, but never replaces one. */
@@ -161,11 +152,41 @@ export class RollupService {
   }
 }
 
-const COLUMNS = Prisma.sql`("tenantId", "policyName", "minute", "allowed", "denied", "deniedByReason", "shadowDenied", "candidateDenied", "cost")`;
+/** The counts of a row, each `UsageMinute` column with the `UsageTotals` field it stores. */
+const COUNT_COLUMNS = [
+  'allowed',
+  'denied',
+  'deniedByReason',
+  'deniedByRule',
+  'shadowDenied',
+  'shadowDeniedByRule',
+  'candidateDenied',
+  'candidateDeniedByRule',
+  'failOpen',
+  'cost',
+] as const;
+
+const quoted = (column: string) => `"${column}"`;
+const COLUMNS = Prisma.raw(
+  `("tenantId", "policyName", "minute", ${COUNT_COLUMNS.map(quoted).join(', ')})`,
+);
+const UPDATES = Prisma.raw(
+  COUNT_COLUMNS.map((column) => `${quoted(column)} = EXCLUDED.${quoted(column)}`).join(', '),
+);
+const STORED = Prisma.raw(
+  `(${COUNT_COLUMNS.map((column) => `"UsageMinute".${quoted(column)}`).join(', ')})`,
+);
+const EXCLUDED = Prisma.raw(
+  `(${COUNT_COLUMNS.map((column) => `EXCLUDED.${quoted(column)}`).join(', ')})`,
+);
 
 function values(row: FoldedMinute): Prisma.Sql {
   const minute = new Date(row.minute * 60_000).toISOString();
-  return Prisma.sql`(${row.tenantId}, ${row.policy}, ${minute}::timestamptz,
-    ${BigInt(row.allowed)}, ${BigInt(row.denied)}, ${JSON.stringify(row.deniedByReason)}::jsonb,
-    ${BigInt(row.shadowDenied)}, ${BigInt(row.candidateDenied)}, ${BigInt(row.cost)})`;
+  const counts = COUNT_COLUMNS.map((column) => {
+    const value = row[column];
+    return typeof value === 'number'
+      ? Prisma.sql`${BigInt(value)}`
+      : Prisma.sql`${JSON.stringify(value)}::jsonb`;
+  });
+  return Prisma.sql`(${row.tenantId}, ${row.policy}, ${minute}::timestamptz, ${Prisma.join(counts)})`;
 }

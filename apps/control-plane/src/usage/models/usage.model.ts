@@ -43,6 +43,15 @@ export class UsageReasonCount {
   count!: number;
 }
 
+@ObjectType()
+export class UsageRuleCount {
+  @Field({ description: 'Rule name (a live rule, or a candidate rule).' })
+  rule!: string;
+
+  @Field(() => Float, { description: COUNT })
+  count!: number;
+}
+
 @ObjectType({ description: 'Counts over a span: a second, a minute, a range.' })
 export class UsageTotals {
   @Field(() => Float, { description: `Allowed decisions. ${COUNT}` })
@@ -54,15 +63,37 @@ export class UsageTotals {
   @Field(() => [UsageReasonCount], { description: 'Denials by reason, by reason code.' })
   deniedByReason!: UsageReasonCount[];
 
+  @Field(() => [UsageRuleCount], {
+    description:
+      'Denials by the rule that denied (reasons `rule` and `local`, concurrency rules included), by rule name. Minutes rolled up before the per-rule counts existed add nothing here.',
+  })
+  deniedByRule!: UsageRuleCount[];
+
   @Field(() => Float, {
     description: `Allowed only because the policy is in shadow mode (enforced, they would have been denied). ${COUNT}`,
   })
   shadowDenied!: number;
 
+  @Field(() => [UsageRuleCount], {
+    description: 'Shadow denials by the rule that would have denied, by rule name.',
+  })
+  shadowDeniedByRule!: UsageRuleCount[];
+
   @Field(() => Float, {
     description: `Decisions the policy's candidate rules would have denied. ${COUNT}`,
   })
   candidateDenied!: number;
+
+  @Field(() => [UsageRuleCount], {
+    description:
+      'Candidate denials by candidate rule, by rule name (a decision two candidates would refuse counts for both).',
+  })
+  candidateDeniedByRule!: UsageRuleCount[];
+
+  @Field(() => Float, {
+    description: `Allowed because Redis failed and the policy fails open: what they would have been is unknown (part of allowed). ${COUNT}`,
+  })
+  failOpen!: number;
 
   @Field(() => Float, {
     description: `Cost of the allowed decisions, settled reservations at their actual cost (a span's sum may be negative). ${COUNT}`,
