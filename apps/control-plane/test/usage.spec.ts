@@ -397,6 +397,120 @@ describe('usageSeries', () => {
     }
   });
 
+  it('sums the roll-ups per hour and per day (UTC) for long ranges, recent minutes included', async () => {
+    const now = Date.now();
+    const nowMinute = Math.floor(now / 60_000);
+    const today = Math.floor(nowMinute / 1440) * 1440;
+    const thisHour = Math.floor(nowMinute / 60) * 60;
+    const row = (minute: number, allowed: bigint, deniedBy: Record<string, number> = {}) => ({
+      tenantId: tenantA,
+      policyName: 'api',
+      minute: new Date(minute * 60_000),
+      allowed,
+      denied: BigInt(Object.values(deniedBy).reduce((sum, n) => sum + n, 0)),
+      deniedByReason: Object.keys(deniedBy).length ? { rule: 3 } : {},
+      deniedByRule: deniedBy,
+      cost: allowed,
+    });
+    await app.prisma.usageMinute.createMany({
+      data: [
+        // two minutes of one day 5 days ago, one of the day before
+        row(today - 5 * 1440 + 10, 100n, { burst: 2, 'per-day': 1 }),
+        row(today - 5 * 1440 + 900, 50n),
+        row(today - 6 * 1440 + 1439, 7n),
+        // two minutes of one hour three hours ago
+        row(thisHour - 180 + 1, 4n),
+        row(thisHour - 180 + 59, 6n),
+        // another policy, another tenant: not in the series
+        { ...row(today - 5 * 1440 + 10, 1000n), policyName: 'login' },
+        { ...row(today - 5 * 1440 + 10, 1000n), tenantId: tenantB },
+      ],
+    });
+    // not rolled up yet: from the seconds
+    const recent = mixed(tenantA, (nowMinute - 2) * 60_000);
+    await recordUsage(app, recent);
+
+    const days = await app.graphql<Series>(
+      SERIES,
+      {
+        input: {
+          tenantId: tenantA,
+          policy: 'api',
+          from: iso((today - 89 * 1440) * 60_000),
+          to: iso(now),
+        },
+      },
+      { bearer: viewerA },
+    );
+    const daySeries = days.body.data!.usageSeries;
+    expect(daySeries.resolution).toBe('DAY');
+    expect(daySeries.points).toHaveLength(90);
+    const byDay = new Map(daySeries.points.map(({ at, ...counts }) => [at, counts]));
+    expect(byDay.get(iso((today - 5 * 1440) * 60_000))).toEqual({
+      ...ZERO,
+      allowed: 150,
+      denied: 3,
+      deniedByReason: [{ reason: 'rule', count: 3 }],
+      deniedByRule: [
+        { rule: 'burst', count: 2 },
+        { rule: 'per-day', count: 1 },
+      ],
+      cost: 150,
+    });
+    expect(byDay.get(iso((today - 6 * 1440) * 60_000))).toMatchObject({ allowed: 7 });
+    const recentCounts = countsOf(recent);
+    const todayPoint = byDay.get(iso(today * 60_000))!;
+    const hoursToday = thisHour - 180 >= today ? 10 : 0;
+    expect(todayPoint.allowed).toBe(recentCounts.allowed + hoursToday);
+    expect(todayPoint.deniedByRule).toEqual(recentCounts.deniedByRule);
+
+    const hours = await app.graphql<Series>(
+      SERIES,
+      {
+        input: {
+          tenantId: tenantA,
+          policy: 'api',
+          from: iso((thisHour - 6 * 60) * 60_000),
+          to: iso(now),
+          resolution: 'HOUR',
+        },
+      },
+      { bearer: viewerA },
+    );
+    const hourSeries = hours.body.data!.usageSeries;
+    expect(hourSeries.points.map((p) => p.at)).toEqual(
+      Array.from({ length: 7 }, (_, i) => iso((thisHour - 360 + i * 60) * 60_000)),
+    );
+    expect(hourSeries.points.find((p) => p.at === iso((thisHour - 180) * 60_000))).toMatchObject({
+      allowed: 10,
+      cost: 10,
+    });
+
+    // a week defaults to hours; too many points are refused on `input.to`
+    const week = await app.graphql<Series>(
+      SERIES,
+      {
+        input: { tenantId: tenantA, policy: 'api', from: iso(now - 7 * 86_400_000), to: iso(now) },
+      },
+      { bearer: viewerA },
+    );
+    expect(week.body.data!.usageSeries.resolution).toBe('HOUR');
+    const tooMany = await app.graphql(
+      SERIES,
+      {
+        input: {
+          tenantId: tenantA,
+          policy: 'api',
+          from: iso(now - 40 * 86_400_000),
+          to: iso(now),
+          resolution: 'HOUR',
+        },
+      },
+      { bearer: viewerA },
+    );
+    expect(errorOf(tooMany.body)).toEqual({ code: 'BAD_USER_INPUT', field: 'input.to' });
+  });
+
   it('refuses ranges it cannot answer, naming the field', async () => {
     const now = Date.now();
     const base = { tenantId: tenantA, policy: 'api', from: iso(now - 60_000), to: iso(now) };
@@ -414,8 +528,9 @@ describe('usageSeries', () => {
         'input.to',
       ],
       [{ from: iso(now - 25 * 3_600_000), to: iso(now), resolution: 'MINUTE' }, 'input.to'],
-      // too long for seconds, so minutes, and too long for those too
-      [{ from: iso(now - 30 * 3_600_000), to: iso(now) }, 'input.to'],
+      // DAY has at most 92 points, whatever picked it
+      [{ from: iso(now - 93 * 86_400_000), to: iso(now) }, 'input.to'],
+      [{ from: iso(now - 100 * 86_400_000), to: iso(now), resolution: 'DAY' }, 'input.to'],
     ];
     for (const [change, field] of cases) {
       const response = await app.graphql(

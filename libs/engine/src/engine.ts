@@ -320,9 +320,10 @@ export class DecisionEngine {
         candidatesDeniedBy: candidateDenied
           ? result.candidates?.filter((rule) => !rule.allowed).map((rule) => rule.name)
           : undefined,
-        // the answer's own array, not a copy, and only when a charge in Redis may have crossed
-        // a usage threshold (the recorder detects the crossings from it)
-        rules: result.reason === 'allowed' ? result.rules : undefined,
+        // the answer's own array and object, not copies: the recorder detects threshold
+        // crossings from them and a logged decision keeps them (serialized by the flush)
+        rules: result.rules,
+        answer: result,
       });
     }
     return result;

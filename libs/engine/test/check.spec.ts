@@ -106,8 +106,12 @@ describe('DecisionEngine.check', () => {
         cost: 1,
         shadowDenied: false,
         candidateDenied: false,
+        // the answer itself, for the decision log (its figures, not a copy)
+        rules: third?.rules,
+        answer: third,
       },
     ]);
+    expect(setup.log.events[2]?.answer).toBe(third);
   });
 
   it('counts identifiers apart, and keys them by the tenant id, policy id and rule name', async () => {

@@ -9,6 +9,10 @@ const entry = (at: number): LogEntry => ({
   deniedBy: undefined,
   overrideId: undefined,
   cost: 1,
+  shadowDenied: false,
+  candidatesDeniedBy: undefined,
+  rules: undefined,
+  answer: undefined,
 });
 
 function aggregate(limits: Partial<AggregateLimits> = {}) {

@@ -1,4 +1,5 @@
 import type { PendingAlert } from './alerts';
+import type { AnswerFigures, RuleFigures } from './figures';
 
 /** One decision log entry as it is written to the stream. */
 export interface LogEntry {
@@ -9,6 +10,10 @@ export interface LogEntry {
   deniedBy: string | undefined;
   overrideId: string | undefined;
   cost: number;
+  shadowDenied: boolean;
+  candidatesDeniedBy: readonly string[] | undefined;
+  rules: readonly RuleFigures[] | undefined;
+  answer: AnswerFigures | undefined;
 }
 
 export interface PolicyUsage {

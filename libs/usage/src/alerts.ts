@@ -5,7 +5,8 @@ import type { UsageAggregate } from './aggregate';
 import type { FlushCommand } from './commands';
 import { ID_PATTERN, NAME_PATTERN, quotaAlertClaimKey } from './keys';
 import { usageScripts } from './last-used';
-import type { DecisionEvent, RuleFigures } from './recorder';
+import type { RuleFigures } from './figures';
+import type { DecisionEvent } from './recorder';
 
 /** The shares of a quota window's limit that raise an alert, in percent. */
 export const ALERT_THRESHOLDS = [80, 100] as const;

@@ -1,5 +1,6 @@
 import type { ChainableCommander } from 'ioredis';
 import { logEntries, type LogEntry, type UsageAggregate } from './aggregate';
+import type { AnswerFigures, RuleFigures } from './figures';
 import {
   activeMember,
   decisionLogKey,
@@ -204,5 +205,32 @@ function logFields(entry: LogEntry): (string | number)[] {
   if (entry.deniedBy !== undefined) fields.push('deniedBy', entry.deniedBy);
   if (entry.overrideId !== undefined) fields.push('overrideId', entry.overrideId);
   fields.push('cost', entry.cost);
+  if (entry.shadowDenied) fields.push('shadow', 1);
+  if (entry.candidatesDeniedBy?.length)
+    fields.push('candidates', entry.candidatesDeniedBy.join(','));
+  if (entry.answer !== undefined) fields.push('answer', JSON.stringify(loggedAnswer(entry.answer)));
+  if (entry.rules?.length) fields.push('rules', JSON.stringify(entry.rules.map(loggedRule)));
   return fields;
+}
+
+/** The figures a log entry keeps, picked from the engine's objects (which hold more). */
+function loggedAnswer({ limit, remaining, resetAt, retryAfterMs }: AnswerFigures): AnswerFigures {
+  return { limit, remaining, resetAt, retryAfterMs };
+}
+
+function loggedRule(rule: RuleFigures): RuleFigures {
+  const { name, algorithm, allowed, limit, remaining, resetAt, retryAfterMs, quota, windowMs } =
+    rule;
+  return {
+    name,
+    algorithm,
+    allowed,
+    limit,
+    remaining,
+    resetAt,
+    retryAfterMs,
+    quota,
+    windowMs,
+    ...(rule.calendarUnit === undefined ? {} : { calendarUnit: rule.calendarUnit }),
+  };
 }

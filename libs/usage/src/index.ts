@@ -22,21 +22,19 @@ export {
   emptyUsage,
   readActiveMinutes,
   readActivePolicies,
-  readDecisionLog,
   readKeyLastUsed,
   readMinutes,
   readSeconds,
   readTopDenied,
   type ActiveMinute,
   type ActivePolicy,
-  type DecisionLogEntry,
-  type DecisionLogPage,
   type DeniedIdentifier,
   type KeyLastUsed,
   type UsageMinute,
   type UsageSecond,
   type UsageTotals,
 } from './readers';
+export { readDecisionLog, type DecisionLogEntry, type DecisionLogPage } from './decision-log';
 export { UsageFlushError, UsageInputError } from './errors';
 export {
   decisionLogKey,

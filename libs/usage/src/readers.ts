@@ -5,7 +5,6 @@ import {
   assertPolicyName,
   assertPrefix,
   assertTenantId,
-  decisionLogKey,
   ID_PATTERN,
   FIELD_ALLOWED,
   FIELD_CANDIDATE_BY_PREFIX,
@@ -226,73 +225,6 @@ export async function readTopDenied(
   return rows.slice(0, limit);
 }
 
-export interface DecisionLogEntry {
-  /** Stream entry id; pass it as `before` to read the page after it. */
-  id: string;
-  /** Decision time, ms epoch. */
-  at: number;
-  identifier: string;
-  outcome: 'allowed' | 'denied';
-  reason: string;
-  deniedBy?: string;
-  overrideId?: string;
-  cost: number;
-}
-
-export interface DecisionLogPage {
-  /** Newest first. */
-  entries: DecisionLogEntry[];
-  /** Cursor for the next (older) page: present when the page is full. */
-  next?: string;
-}
-
-const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
-
-/** The decision log, newest first; `before` (a previous page's `next`) is exclusive. */
-export async function readDecisionLog(
-  redis: Redis | Cluster,
-  prefix: string,
-  tenantId: string,
-  policy: string,
-  options: { count: number; before?: string },
-): Promise<DecisionLogPage> {
-  assertScope(prefix, tenantId, policy);
-  assertCount('count', options.count);
-  const { before } = options;
-  if (before !== undefined && (typeof before !== 'string' || !STREAM_ID.test(before))) {
-    throw new UsageInputError('before: expected a cursor such as 1700000000000-0');
-  }
-  const raw = await redis.xrevrange(
-    decisionLogKey(prefix, tenantId, policy),
-    before === undefined ? '+' : `(${before}`,
-    '-',
-    'COUNT',
-    options.count,
-  );
-  const entries = raw.map(([id, fields]) => logEntry(id, fields));
-  const last = entries[entries.length - 1];
-  return last !== undefined && entries.length === options.count
-    ? { entries, next: last.id }
-    : { entries };
-}
-
-function logEntry(id: string, fields: string[]): DecisionLogEntry {
-  const values = new Map<string, string>();
-  for (let i = 0; i + 1 < fields.length; i += 2) values.set(fields[i] ?? '', fields[i + 1] ?? '');
-  const deniedBy = values.get('deniedBy');
-  const overrideId = values.get('overrideId');
-  return {
-    id,
-    at: count(values.get('time')),
-    identifier: values.get('identifier') ?? '',
-    outcome: values.get('outcome') === 'denied' ? 'denied' : 'allowed',
-    reason: values.get('reason') ?? '',
-    ...(deniedBy === undefined ? {} : { deniedBy }),
-    ...(overrideId === undefined ? {} : { overrideId }),
-    cost: count(values.get('cost')),
-  };
-}
-
 export interface KeyLastUsed {
   keyId: string;
   /** ms epoch */
@@ -390,7 +322,7 @@ export async function readActiveMinutes(
   return result;
 }
 
-function assertScope(prefix: string, tenantId: string, policy: string): void {
+export function assertScope(prefix: string, tenantId: string, policy: string): void {
   assertPrefix(prefix);
   assertTenantId(tenantId);
   assertPolicyName(policy);
@@ -405,14 +337,14 @@ function assertRange(unit: 'second' | 'minute', from: number, to: number, maxSpa
   }
 }
 
-function assertCount(name: string, value: number): void {
+export function assertCount(name: string, value: number): void {
   if (!Number.isSafeInteger(value) || value < 1 || value > MAX_READ_ROWS) {
     throw new UsageInputError(`${name}: expected an integer from 1 to ${MAX_READ_ROWS}`);
   }
 }
 
 /** Redis integers arrive as strings; anything unparsable counts as 0. */
-function count(value: string | undefined): number {
+export function count(value: string | undefined): number {
   const parsed = Number(value);
   return Number.isFinite(parsed) ? parsed : 0;
 }

@@ -26,20 +26,10 @@ import {
   REASON_PATTERN,
 } from './keys';
 import { usageScripts } from './last-used';
+import type { AnswerFigures, RuleFigures } from './figures';
 import { clusterSlotOwner, groupBySlotOwner } from './slots';
 
-/** One rule's figures after a check, as the engine reports them (its `RuleResult` fits). */
-export interface RuleFigures {
-  readonly name: string;
-  readonly algorithm: string;
-  readonly limit: number;
-  /** Whole units left after the check (negative in debt). */
-  readonly remaining: number;
-  /** Ms epoch: a fixed window's end. */
-  readonly resetAt: number;
-  /** The window's length (a calendar window's current one). */
-  readonly windowMs: number;
-}
+export type { AnswerFigures, RuleFigures };
 
 /** One decision, as the engine reports it (after the Redis call or the fail-mode fallback). */
 export interface DecisionEvent {
@@ -64,9 +54,12 @@ export interface DecisionEvent {
   candidatesDeniedBy?: readonly string[];
   /**
    * The live rules' figures (the engine hands over its result's array, nothing is copied): the
-   * threshold alerts are detected from them. Absent: no alerts.
+   * threshold alerts are detected from them (allowed decisions only), and a logged decision keeps
+   * them. Absent: no alerts, no figures in the log.
    */
   rules?: readonly RuleFigures[];
+  /** The answer's headline figures (the engine's result itself), kept by a logged decision. */
+  answer?: AnswerFigures;
 }
 
 /**
@@ -392,6 +385,11 @@ export class UsageRecorder {
         deniedBy: event.deniedBy,
         overrideId: event.overrideId,
         cost: event.cost,
+        shadowDenied: event.shadowDenied,
+        candidatesDeniedBy: event.candidatesDeniedBy,
+        // references: serialized by the flush, off the check's path
+        rules: event.rules,
+        answer: event.answer,
       });
     }
     return true;

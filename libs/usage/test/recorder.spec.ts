@@ -441,9 +441,63 @@ describe('decision log', () => {
         ...(event.deniedBy === undefined ? {} : { deniedBy: event.deniedBy }),
         ...(event.overrideId === undefined ? {} : { overrideId: event.overrideId }),
         cost: event.cost,
+        shadowDenied: event.shadowDenied,
+        candidatesDeniedBy: [],
+        rules: [],
       })),
     );
     expect(entries.filter((entry) => entry.outcome === 'denied')).toHaveLength(8);
+  });
+
+  it("keeps a decision's figures: the answer's headline, each rule's, the candidates that denied", async () => {
+    const usage = recorder();
+    const rule = {
+      name: 'burst',
+      algorithm: 'token_bucket',
+      allowed: false,
+      limit: 5,
+      remaining: 0,
+      resetAt: BASE_MS + 5000,
+      retryAfterMs: 1000,
+      quota: 5,
+      windowMs: 5000,
+      // the engine's objects hold more than the log keeps
+      delayMs: 3,
+    };
+    const answer = { limit: 5, remaining: 0, resetAt: BASE_MS + 5000, retryAfterMs: 1000 };
+    usage.record(
+      denial({
+        candidateDenied: true,
+        candidatesDeniedBy: ['next', 'later'],
+        rules: [rule],
+        answer: { ...answer, identifier: 'user-1', policy: 'api' } as typeof answer,
+      }),
+    );
+    usage.record(decision({ at: BASE_MS + 5000, reason: 'shadow', shadowDenied: true }));
+    await usage.flush();
+
+    const { entries } = await readDecisionLog(t.redis, t.prefix, 'tnt_a', 'api', { count: 10 });
+    const { delayMs: _kept, ...logged } = rule;
+    expect(entries.map(({ id: _id, ...rest }) => rest)).toEqual([
+      expect.objectContaining({ shadowDenied: true, rules: [], candidatesDeniedBy: [] }),
+      expect.objectContaining({
+        shadowDenied: false,
+        candidatesDeniedBy: ['next', 'later'],
+        answer,
+        rules: [logged],
+      }),
+    ]);
+    // an entry is written after its decision: `notBefore` bounds the read by the stream ids
+    const none = await readDecisionLog(t.redis, t.prefix, 'tnt_a', 'api', {
+      count: 10,
+      notBefore: Date.now() + 60_000,
+    });
+    expect(none.entries).toEqual([]);
+    const recent = await readDecisionLog(t.redis, t.prefix, 'tnt_a', 'api', {
+      count: 10,
+      notBefore: Date.now() - 60_000,
+    });
+    expect(recent.entries).toHaveLength(2);
   });
 
   it('is capped: one flush sends only the newest decisionLogMaxLen entries, MAXLEN ~ trims', async () => {

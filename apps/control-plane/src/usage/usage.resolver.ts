@@ -25,6 +25,7 @@ import {
   UsageSeries,
   UsageUpdate,
 } from './models/usage.model';
+import { DecisionLogService } from './decision-log.service';
 import { UsageLiveService } from './usage-live.service';
 import { policySchema, UsageService } from './usage.service';
 
@@ -37,6 +38,7 @@ import { policySchema, UsageService } from './usage.service';
 export class UsageResolver {
   constructor(
     private readonly usage: UsageService,
+    private readonly decisionLogs: DecisionLogService,
     private readonly live: UsageLiveService,
     private readonly liveAccess: LiveAccessService,
   ) {}
@@ -67,10 +69,10 @@ export class UsageResolver {
 
   @Query(() => DecisionLogPage, {
     description:
-      "A policy's decision log, newest first: every denial and a sample of allows (the newest 10,000, for 15 minutes after the last).",
+      "A policy's decision log, newest first: every denial and a sample of allows (the newest 10,000, for 15 minutes after the last), filtered by the arguments given (all must match).",
   })
   decisionLog(@CurrentUser() user: AuthUser, @Args() args: DecisionLogArgs) {
-    return this.usage.decisionLog(user, args);
+    return this.decisionLogs.page(user, args);
   }
 
   @Subscription(() => UsageUpdate, {

@@ -1,14 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Prisma, type PrismaClient } from '@sluice/db';
+import type { PrismaClient } from '@sluice/db';
 import { RedisService } from '@sluice/nest-kit';
 import { NAME_PATTERN, readTenant } from '@sluice/policy';
 import {
   addUsage,
   type UsageTotals as Counts,
   emptyUsage,
-  MAX_READ_ROWS,
   readActiveMinutes,
-  readDecisionLog,
   readMinutes,
   readSeconds,
   readTopDenied,
@@ -20,34 +18,29 @@ import { PRISMA } from '../database/prisma.token';
 import { ENV, type Env } from '../env';
 import { AppError } from '../graphql/app-error';
 import { parseInput } from '../graphql/input';
-import { encodeCursor, pageQuery } from '../graphql/pagination';
-import type {
-  DecisionLogArgs,
-  TopDeniedArgs,
-  UsageRangeArgs,
-  UsageSeriesInput,
-} from './models/usage.args';
+import type { TopDeniedArgs, UsageRangeArgs, UsageSeriesInput } from './models/usage.args';
 import {
-  type DecisionLogEntry,
-  type DecisionLogPage,
-  DecisionOutcome,
   type DeniedIdentifier,
   type PolicyUsageTotals,
   type UsageSeries,
   UsageResolution,
 } from './models/usage.model';
 import { firstRetainedSecond, rowCounts, toPoint, toTotals } from './usage.mapping';
+import { sumRollups } from './usage-rollups';
 
-/** Points one series may have, per resolution: 15 minutes of seconds, a day of minutes. */
+/**
+ * Points one series may have, per resolution: 15 minutes of seconds, a day of minutes, a month
+ * of hours, 92 days.
+ */
 export const MAX_SECOND_POINTS = 900;
 export const MAX_MINUTE_POINTS = 1440;
+export const MAX_HOUR_POINTS = 744;
+export const MAX_DAY_POINTS = 92;
+/** Minutes per bucket of the resolutions read from the roll-ups in buckets. */
+const BUCKET_MINUTES = { [UsageResolution.HOUR]: 60, [UsageResolution.DAY]: 1440 } as const;
 /** Days one `usageTotals` range may span (the roll-ups' default retention, and then some). */
 export const MAX_TOTALS_DAYS = 92;
 export const MAX_TOP_DENIED = 100;
-/** Log entries one `decisionLog` page reads at most (a filter may leave most of them out). */
-const MAX_LOG_SCAN = MAX_READ_ROWS;
-const LOG_BATCH = 100;
-const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
 
 export const policySchema = z
   .string()
@@ -94,11 +87,19 @@ export class UsageService {
     const fromSecond = Math.floor(input.from.getTime() / 1000);
     const toSecond = Math.ceil(input.to.getTime() / 1000);
     const retained = fromSecond >= firstRetainedSecond(nowSecond);
+    const spanMinutes = Math.ceil((toSecond - fromSecond) / 60);
     const resolution =
       input.resolution ??
       (retained && toSecond - fromSecond <= MAX_SECOND_POINTS
         ? UsageResolution.SECOND
-        : UsageResolution.MINUTE);
+        : spanMinutes <= MAX_MINUTE_POINTS
+          ? UsageResolution.MINUTE
+          : spanMinutes <= MAX_HOUR_POINTS * 60
+            ? UsageResolution.HOUR
+            : UsageResolution.DAY);
+    if (resolution === UsageResolution.HOUR || resolution === UsageResolution.DAY) {
+      return this.bucketSeries(input.tenantId, policy, input.from, input.to, resolution, now);
+    }
 
     if (resolution === UsageResolution.SECOND) {
       if (toSecond - fromSecond > MAX_SECOND_POINTS) {
@@ -159,6 +160,83 @@ export class UsageService {
     };
   }
 
+  /** A series of hours or days (UTC), summed in PostgreSQL, recent minutes from Redis. */
+  private async bucketSeries(
+    tenantId: string,
+    policy: string,
+    from: Date,
+    to: Date,
+    resolution: UsageResolution.HOUR | UsageResolution.DAY,
+    now: number,
+  ): Promise<UsageSeries> {
+    const size = BUCKET_MINUTES[resolution];
+    const max = resolution === UsageResolution.HOUR ? MAX_HOUR_POINTS : MAX_DAY_POINTS;
+    const fromBucket = Math.floor(from.getTime() / 60_000 / size) * size;
+    const toBucket = Math.ceil(to.getTime() / 60_000 / size) * size;
+    if ((toBucket - fromBucket) / size > max) {
+      throw badInput(
+        'input.to',
+        `a ${resolution} series has at most ${max} points: use a coarser resolution or a shorter range`,
+      );
+    }
+    const last = Math.min(toBucket - 1, Math.floor(now / 60_000));
+    const points = [];
+    if (last >= fromBucket) {
+      const rolled = await sumRollups(this.prisma, tenantId, fromBucket, last, {
+        policy,
+        bucketMinutes: size,
+      });
+      const buckets = rolled.get(policy) ?? new Map<number, Counts>();
+      await this.addRecent(tenantId, [policy], fromBucket, last, now, (_, minute, counts) => {
+        const bucket = Math.floor(minute / size) * size;
+        buckets.set(bucket, addUsage(buckets.get(bucket) ?? emptyUsage(), counts));
+      });
+      for (let bucket = fromBucket; bucket <= last; bucket += size) {
+        points.push(toPoint(bucket * 60_000, buckets.get(bucket) ?? emptyUsage()));
+      }
+    }
+    return {
+      resolution,
+      from: new Date(fromBucket * 60_000),
+      to: new Date(toBucket * 60_000),
+      points,
+    };
+  }
+
+  /**
+   * Hands each recent minute from `fromMinute` to `last` that has no `UsageMinute` row yet, summed
+   * from its seconds in Redis (while they are kept), to `add`.
+   */
+  private async addRecent(
+    tenantId: string,
+    policies: readonly string[],
+    fromMinute: number,
+    last: number,
+    now: number,
+    add: (policy: string, minute: number, counts: Counts) => void,
+  ): Promise<void> {
+    const retainedFrom = Math.ceil(firstRetainedSecond(Math.floor(now / 1000)) / 60);
+    const recentFrom = Math.max(fromMinute, retainedFrom);
+    if (recentFrom > last || policies.length === 0) return;
+    const rolled = new Map<string, Set<number>>();
+    const rows = await this.prisma.usageMinute.findMany({
+      where: {
+        tenantId,
+        policyName: { in: [...policies] },
+        minute: { gte: new Date(recentFrom * 60_000), lte: new Date(last * 60_000) },
+      },
+      select: { policyName: true, minute: true },
+    });
+    for (const row of rows) {
+      const minutes = rolled.get(row.policyName) ?? new Set<number>();
+      rolled.set(row.policyName, minutes.add(row.minute.getTime() / 60_000));
+    }
+    const recent = await this.recentMinutes(tenantId, policies, recentFrom, last, rolled);
+    for (const [policy, minutes] of recent) {
+      for (const [minute, counts] of minutes) add(policy, minute, counts);
+    }
+  }
+
   /**
    * Per policy, the totals of the minutes overlapping the range: every policy the tenant has
    * published (zeros included) and every other one with usage in the range, by name.
@@ -178,78 +256,18 @@ export class UsageService {
     for (const name of Object.keys(published?.policies ?? {})) totals.set(name, emptyUsage());
     if (last < fromMinute) return toPolicyTotals(totals);
 
-    const retainedFrom = Math.ceil(firstRetainedSecond(Math.floor(now / 1000)) / 60);
-    const range = Prisma.sql`"tenantId" = ${args.tenantId}
-      AND "minute" BETWEEN ${minuteSql(fromMinute)} AND ${minuteSql(last)}`;
-    const [sums, named] = await Promise.all([
-      this.prisma.$queryRaw<SumRow[]>`
-        SELECT "policyName", sum("allowed") AS "allowed", sum("denied") AS "denied",
-          sum("shadowDenied") AS "shadowDenied", sum("candidateDenied") AS "candidateDenied",
-          sum("failOpen") AS "failOpen", sum("cost") AS "cost"
-        FROM "UsageMinute" WHERE ${range}
-        GROUP BY "policyName"`,
-      // one scan for the four maps: each row's entries, tagged with the map they come from
-      this.prisma.$queryRaw<NamedCountRow[]>`
-        SELECT "policyName", entry.map, entry.key AS "name", sum(entry.value::numeric) AS "count"
-        FROM "UsageMinute", LATERAL (
-          SELECT 'deniedByReason' AS map, key, value FROM jsonb_each("deniedByReason")
-          UNION ALL SELECT 'deniedByRule', key, value FROM jsonb_each("deniedByRule")
-          UNION ALL SELECT 'shadowDeniedByRule', key, value FROM jsonb_each("shadowDeniedByRule")
-          UNION ALL SELECT 'candidateDeniedByRule', key, value FROM jsonb_each("candidateDeniedByRule")
-        ) AS entry
-        WHERE ${range} AND jsonb_typeof(entry.value) = 'number'
-        GROUP BY "policyName", entry.map, entry.key`,
-    ]);
     const totalOf = (name: string): Counts => {
       let total = totals.get(name);
       if (!total) totals.set(name, (total = emptyUsage()));
       return total;
     };
-    for (const row of sums) {
-      addUsage(totalOf(row.policyName), {
-        ...emptyUsage(),
-        allowed: Number(row.allowed),
-        denied: Number(row.denied),
-        shadowDenied: Number(row.shadowDenied),
-        candidateDenied: Number(row.candidateDenied),
-        failOpen: Number(row.failOpen),
-        cost: Number(row.cost),
-      });
+    const rolled = await sumRollups(this.prisma, args.tenantId, fromMinute, last);
+    for (const [name, buckets] of rolled) {
+      for (const counts of buckets.values()) addUsage(totalOf(name), counts);
     }
-    for (const row of named) {
-      if (!NAMED_MAPS.has(row.map)) continue;
-      addUsage(totalOf(row.policyName), {
-        ...emptyUsage(),
-        [row.map]: { [row.name]: Number(row.count) },
-      });
-    }
-
-    // recent minutes without a row yet: from the seconds (those with one were summed above)
-    const recentFrom = Math.max(fromMinute, retainedFrom);
-    if (recentFrom <= last) {
-      const rolled = new Map<string, Set<number>>();
-      const recentRows = await this.prisma.usageMinute.findMany({
-        where: {
-          tenantId: args.tenantId,
-          minute: { gte: new Date(recentFrom * 60_000), lte: new Date(last * 60_000) },
-        },
-        select: { policyName: true, minute: true },
-      });
-      for (const row of recentRows) {
-        const minutes = rolled.get(row.policyName) ?? new Set<number>();
-        rolled.set(row.policyName, minutes.add(row.minute.getTime() / 60_000));
-      }
-      const recent = await this.recentMinutes(
-        args.tenantId,
-        [...totals.keys()],
-        recentFrom,
-        last,
-        rolled,
-      );
-      for (const [name, minutes] of recent) {
-        for (const counts of minutes.values()) addUsage(totalOf(name), counts);
-      }
-    }
+    await this.addRecent(args.tenantId, [...totals.keys()], fromMinute, last, now, (name, _, c) =>
+      addUsage(totalOf(name), c),
+    );
     return toPolicyTotals(totals);
   }
 
@@ -269,57 +287,6 @@ export class UsageService {
     const last = Math.min(toMinute - 1, Math.floor(nowSecond / 60));
     if (last < first) return [];
     return readTopDenied(this.redis.client, this.prefix, args.tenantId, policy, first, last, limit);
-  }
-
-  async decisionLog(user: AuthUser, args: DecisionLogArgs): Promise<DecisionLogPage> {
-    await this.authorize(user, args.tenantId);
-    const policy = parseInput(policySchema, args.policy, 'policy');
-    const { first, after } = pageQuery(args);
-    if (after !== undefined && !STREAM_ID.test(after)) {
-      throw badInput('after', 'is not a cursor of this list (use pageInfo.endCursor)');
-    }
-    const outcome = args.outcome ?? undefined;
-    const entries: DecisionLogEntry[] = [];
-    let cursor = after;
-    let scanned = 0;
-    let hasNextPage = false;
-    reading: for (;;) {
-      // once the page is full (or the scan bound reached), one more entry says whether more follow
-      const full = entries.length === first || scanned === MAX_LOG_SCAN;
-      const count = full ? 1 : outcome ? LOG_BATCH : first - entries.length + 1;
-      const batch = await readDecisionLog(this.redis.client, this.prefix, args.tenantId, policy, {
-        count,
-        ...(cursor === undefined ? {} : { before: cursor }),
-      });
-      for (const entry of batch.entries) {
-        if (entries.length === first || scanned === MAX_LOG_SCAN) {
-          hasNextPage = true;
-          break reading;
-        }
-        scanned += 1;
-        cursor = entry.id;
-        if (outcome === undefined || entry.outcome === outcome) {
-          entries.push({
-            id: entry.id,
-            at: new Date(entry.at),
-            identifier: entry.identifier,
-            outcome: entry.outcome === 'denied' ? DecisionOutcome.DENIED : DecisionOutcome.ALLOWED,
-            reason: entry.reason,
-            deniedBy: entry.deniedBy ?? null,
-            overrideId: entry.overrideId ?? null,
-            cost: entry.cost,
-          });
-        }
-      }
-      if (batch.next === undefined) break;
-    }
-    return {
-      entries,
-      pageInfo: {
-        hasNextPage,
-        endCursor: cursor === undefined || cursor === after ? null : encodeCursor(cursor),
-      },
-    };
   }
 
   /**
@@ -401,46 +368,16 @@ export class UsageService {
   }
 }
 
-interface SumRow {
-  policyName: string;
-  allowed: Prisma.Decimal | bigint | number;
-  denied: Prisma.Decimal | bigint | number;
-  shadowDenied: Prisma.Decimal | bigint | number;
-  candidateDenied: Prisma.Decimal | bigint | number;
-  failOpen: Prisma.Decimal | bigint | number;
-  cost: Prisma.Decimal | bigint | number;
-}
-
-/** The maps of counts by name a `UsageMinute` row holds. */
-type NamedMap = 'deniedByReason' | 'deniedByRule' | 'shadowDeniedByRule' | 'candidateDeniedByRule';
-const NAMED_MAPS = new Set<string>([
-  'deniedByReason',
-  'deniedByRule',
-  'shadowDeniedByRule',
-  'candidateDeniedByRule',
-] satisfies NamedMap[]);
-
-interface NamedCountRow {
-  policyName: string;
-  map: NamedMap;
-  name: string;
-  count: Prisma.Decimal | bigint | number;
-}
-
-function minuteSql(minute: number): Prisma.Sql {
-  return Prisma.sql`${new Date(minute * 60_000).toISOString()}::timestamptz`;
-}
-
 function toPolicyTotals(totals: Map<string, Counts>): PolicyUsageTotals[] {
   return [...totals]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([policy, counts]) => ({ policy, ...toTotals(counts) }));
 }
 
-function assertOrdered(from: Date, to: Date, field: string): void {
+export function assertOrdered(from: Date, to: Date, field: string): void {
   if (to.getTime() <= from.getTime()) throw badInput(field, 'must be after from');
 }
 
-function badInput(field: string, message: string): AppError {
+export function badInput(field: string, message: string): AppError {
   return AppError.badUserInput([{ field, message }]);
 }

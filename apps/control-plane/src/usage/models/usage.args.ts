@@ -19,7 +19,7 @@ export class UsageSeriesInput {
   @Field(() => UsageResolution, {
     nullable: true,
     description:
-      'Default: SECOND when the range starts within the last 15 minutes and spans at most 900 seconds, else MINUTE.',
+      'Default: SECOND when the range starts within the last 15 minutes and spans at most 900 seconds, else MINUTE up to a day, HOUR up to 744 hours, else DAY.',
   })
   resolution?: UsageResolution | null;
 }
@@ -55,6 +55,34 @@ export class DecisionLogArgs extends PageArgs {
 
   @Field(() => DecisionOutcome, { nullable: true, description: 'Only entries of this outcome.' })
   outcome?: DecisionOutcome | null;
+
+  @Field(() => String, { nullable: true, description: 'Only entries of this identifier.' })
+  identifier?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Only entries whose identifier starts with this (e.g. `org-42:`).',
+  })
+  identifierPrefix?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Only entries this rule denied (or, in shadow mode, would have).',
+  })
+  rule?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Only entries of this reason code (`rule`, `local`, `fail-closed`, `suspended`, `shadow`, …).',
+  })
+  reason?: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'Only decisions made at or after this time.' })
+  from?: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'Only decisions made before this time.' })
+  to?: Date | null;
 }
 
 @ArgsType()

@@ -4,12 +4,14 @@ import { PageInfo } from '../../graphql/pagination';
 export enum UsageResolution {
   SECOND = 'SECOND',
   MINUTE = 'MINUTE',
+  HOUR = 'HOUR',
+  DAY = 'DAY',
 }
 
 registerEnumType(UsageResolution, {
   name: 'UsageResolution',
   description:
-    "SECOND: one point per second, from the data plane's counters in Redis (kept 15 minutes). MINUTE: one point per minute, from the worker's roll-ups (kept 90 days by default), recent minutes not rolled up yet summed from the seconds.",
+    "SECOND: one point per second, from the data plane's counters in Redis (kept 15 minutes). MINUTE: one point per minute, from the worker's roll-ups (kept 90 days by default), recent minutes not rolled up yet summed from the seconds. HOUR and DAY: the roll-ups summed per hour or per day (UTC), at most 744 hours or 92 days.",
 });
 
 /** The decision log's outcomes; values are the stored ones. */
@@ -145,6 +147,48 @@ export class DeniedIdentifier {
   denied!: number;
 }
 
+@ObjectType({ description: "One live rule's figures after a logged check." })
+export class LoggedRule {
+  @Field()
+  name!: string;
+
+  @Field()
+  algorithm!: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'Whether this rule passed.' })
+  allowed!: boolean | null;
+
+  @Field(() => Float, { description: 'Capacity, limit or burst.' })
+  limit!: number;
+
+  @Field(() => Float, { description: 'Whole units left after the check (negative in debt).' })
+  remaining!: number;
+
+  @Field({ description: 'When the rule is back to full (buckets) or its window ends.' })
+  resetAt!: Date;
+
+  @Field(() => Float, { nullable: true, description: 'Ms until the same cost could pass.' })
+  retryAfterMs!: number | null;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Units per window, as RateLimit-Policy states it.',
+  })
+  quota!: number | null;
+
+  @Field(() => Float, { description: 'The window of `quota`, in ms.' })
+  windowMs!: number;
+}
+
+@ObjectType()
+export class HttpHeader {
+  @Field()
+  name!: string;
+
+  @Field()
+  value!: string;
+}
+
 @ObjectType()
 export class DecisionLogEntry {
   @Field(() => ID, { description: 'The log entry id (Redis stream id).' })
@@ -170,6 +214,31 @@ export class DecisionLogEntry {
 
   @Field(() => Float, { description: `The cost asked for. ${COUNT}` })
   cost!: number;
+
+  @Field({ description: 'Allowed in shadow mode, where the enforced policy would have denied.' })
+  shadowDenied!: boolean;
+
+  @Field(() => [String], { description: 'The candidate rules that would have denied.' })
+  candidatesDeniedBy!: string[];
+
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Ms the caller was told to wait (0 when allowed, -1 when a retry can never succeed); null in entries older than the figures.',
+  })
+  retryAfterMs!: number | null;
+
+  @Field(() => [LoggedRule], {
+    description:
+      'Each live rule after the check, as the caller was told; empty when the decision was made without Redis (suspended, fail-open, fail-closed).',
+  })
+  rules!: LoggedRule[];
+
+  @Field(() => [HttpHeader], {
+    description:
+      "The rate-limit headers the caller received (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`, `Retry-After`), rebuilt from the figures by the data plane's own code; empty in entries older than the figures.",
+  })
+  headers!: HttpHeader[];
 }
 
 @ObjectType({
