@@ -1,5 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import swc from 'unplugin-swc';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
+import { REPORT_DIR_ENV, SummaryReporter } from './tools/dev/src/test-report/reporter.mjs';
 
 // Workspace libs resolve to their TypeScript sources in tests (the `@sluice/source` export
 // condition); the rest are Vite's defaults for server code (`defaultServerConditions`). Vitest also
@@ -13,7 +15,17 @@ export interface SharedOptions {
   integration?: boolean;
   /** Test file globs, relative to the project (default: spec files under src and test). */
   include?: string[];
+  /**
+   * Whole-stack browser specs: in CI a failed test runs once more, and the end summary of
+   * `npm test` names it (RETRIED) so that it gets fixed. Unit and integration tests never retry.
+   */
+  e2e?: boolean;
 }
+
+const repoRoot = fileURLToPath(new URL('.', import.meta.url));
+// `npm test` collects every run's failures, retries and file times for its end summary
+const reportDir = process.env[REPORT_DIR_ENV];
+const reporters = reportDir ? ['default', new SummaryReporter(reportDir, repoRoot)] : ['default'];
 
 export function sharedConfig(options: SharedOptions = {}): ViteUserConfig {
   return defineConfig({
@@ -25,6 +37,8 @@ export function sharedConfig(options: SharedOptions = {}): ViteUserConfig {
       environment: 'node',
       testTimeout: options.integration ? 60_000 : 10_000,
       hookTimeout: 60_000,
+      reporters,
+      retry: options.e2e && process.env['CI'] ? 1 : 0,
       ...(options.integration ? { fileParallelism: false } : {}),
     },
   });

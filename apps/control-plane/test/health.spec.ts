@@ -15,7 +15,15 @@ describe('control-plane HTTP', () => {
         version: packageJson.version,
       });
 
-      const ready = await fetch(`${app.url}/readyz`);
+      // readiness gives PostgreSQL and Redis 1 s each to answer: a machine that stalls longer
+      // answers 503 once, so ask again until ready (a readiness that never comes still fails)
+      const deadline = Date.now() + 30_000;
+      let ready = await fetch(`${app.url}/readyz`);
+      while (ready.status !== 200 && Date.now() < deadline) {
+        await ready.text();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        ready = await fetch(`${app.url}/readyz`);
+      }
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok' } });
     } finally {

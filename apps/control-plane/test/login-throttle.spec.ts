@@ -24,6 +24,7 @@ async function login(email: string, password: string) {
 
 describe('login throttling', () => {
   it('locks an account after its limit of attempts, even for the right password', async () => {
+    const firstAttempt = Date.now();
     for (let i = 0; i < 3; i++) {
       expect(await login(user.email, 'wrong password')).toMatchObject({
         extensions: { code: 'UNAUTHENTICATED' },
@@ -40,7 +41,11 @@ describe('login throttling', () => {
     });
     const retryAfter =
       'extensions' in locked ? Number(locked.extensions?.['retryAfterSeconds']) : 0;
-    expect(retryAfter).toBeGreaterThan(840);
+    // until the first attempt leaves the 900 s window: less whatever the attempts took, however
+    // slow the machine was (the message's "15 minutes" holds while they took under a minute,
+    // well beyond this test's own timeout)
+    const elapsedSeconds = Math.ceil((Date.now() - firstAttempt) / 1000);
+    expect(retryAfter).toBeGreaterThanOrEqual(900 - elapsedSeconds);
     expect(retryAfter).toBeLessThanOrEqual(900);
     // refused attempts are not checked, so not audited either
     expect(

@@ -1,5 +1,7 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockMemberships } from '../src/member/membership-lock';
+import { eventually } from './support/policies';
 import {
   createTenant,
   createUser,
@@ -276,10 +278,41 @@ describe('changeMemberRole', () => {
         { bearer },
       );
 
-    const answers = await Promise.all([
+    // "at once" whatever the machine's speed: the test holds the tenant's membership lock until
+    // both requests wait on it, past their access checks (one finishing before the other started
+    // would leave the second caller a viewer, refused as FORBIDDEN instead)
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = () => {};
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const holder = app.prisma.$transaction(
+      async (tx) => {
+        await lockMemberships(tx, a.tenant.id);
+        held();
+        await released;
+      },
+      { maxWait: 30_000, timeout: 120_000 },
+    );
+    await holding;
+    const pending = Promise.all([
       demote(second.id, a.token.admin),
       demote(a.admin.id, secondToken),
     ]);
+    try {
+      await eventually(
+        'both demotions waiting on the membership lock',
+        () =>
+          app.prisma.$queryRaw<{ waiting: number }[]>`
+            SELECT count(*)::int AS waiting FROM pg_locks
+            WHERE locktype = 'advisory' AND NOT granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        (rows) => (rows[0]?.waiting ?? 0) >= 2,
+      );
+    } finally {
+      release();
+      await holder;
+    }
+    const answers = await pending;
 
     const codes = answers.map((answer) => answer.body.errors?.[0]?.extensions?.['code'] ?? 'ok');
     expect(codes.sort()).toEqual(['CONFLICT', 'ok']);

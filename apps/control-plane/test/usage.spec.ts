@@ -459,10 +459,12 @@ describe('usageSeries', () => {
     });
     expect(byDay.get(iso((today - 6 * 1440) * 60_000))).toMatchObject({ allowed: 7 });
     const recentCounts = countsOf(recent);
-    const todayPoint = byDay.get(iso(today * 60_000))!;
-    const hoursToday = thisHour - 180 >= today ? 10 : 0;
-    expect(todayPoint.allowed).toBe(recentCounts.allowed + hoursToday);
-    expect(todayPoint.deniedByRule).toEqual(recentCounts.deniedByRule);
+    // the recent minute's day: yesterday in the first two minutes of a UTC day
+    const recentDay = Math.floor((nowMinute - 2) / 1440) * 1440;
+    const recentDayPoint = byDay.get(iso(recentDay * 60_000))!;
+    const hoursThatDay = thisHour - 180 >= recentDay && thisHour - 180 < recentDay + 1440 ? 10 : 0;
+    expect(recentDayPoint.allowed).toBe(recentCounts.allowed + hoursThatDay);
+    expect(recentDayPoint.deniedByRule).toEqual(recentCounts.deniedByRule);
 
     const hours = await app.graphql<Series>(
       SERIES,

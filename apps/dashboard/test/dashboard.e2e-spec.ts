@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { freePort, launchChromium, startServer, type ServerProcess } from '@sluice/testing';
 import type { Browser } from 'playwright-core';
@@ -11,6 +12,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 // server's proxy, HTTP and WebSocket, through the dashboard's origin.
 describe('dashboard server', () => {
   let upstream: Server;
+  let sockets: WebSocketServer;
   let seen: { method: string | undefined; url: string | undefined; headers: IncomingHttpHeaders }[];
   let server: ServerProcess;
   let browser: Browser;
@@ -35,13 +37,14 @@ describe('dashboard server', () => {
         );
       });
     });
-    const sockets = new WebSocketServer({ server: upstream, path: '/graphql' });
+    sockets = new WebSocketServer({ server: upstream, path: '/graphql' });
     sockets.on('connection', (socket, request) => {
       socket.send(JSON.stringify({ protocol: socket.protocol, url: request.url }));
       socket.on('message', (message) => socket.send(`echo ${String(message)}`));
     });
-    const upstreamPort = await freePort();
-    await new Promise<void>((resolve) => upstream.listen(upstreamPort, '127.0.0.1', resolve));
+    // a port the OS gives as it listens: no window for another process to take it
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamPort = (upstream.address() as AddressInfo).port;
 
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
@@ -59,10 +62,25 @@ describe('dashboard server', () => {
   }, 90_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await new Promise((resolve) => upstream?.close(resolve));
+    // each stopped even when one before it fails (a crashed Chromium)
+    try {
+      await browser?.close();
+    } finally {
+      try {
+        await server?.stop();
+      } finally {
+        if (upstream) await closeUpstream();
+      }
+    }
   });
+
+  /** Stops the upstream with every connection cut (the proxy's kept-alive ones, a WebSocket). */
+  async function closeUpstream(): Promise<void> {
+    const closed = new Promise((resolve) => upstream.close(resolve));
+    upstream.closeAllConnections();
+    for (const client of sockets?.clients ?? []) client.terminate();
+    await closed;
+  }
 
   it('sends a visitor without a session to the sign-in page, coming back after', async () => {
     const page = await browser.newPage();
@@ -70,7 +88,8 @@ describe('dashboard server', () => {
     await page.waitForURL(/\/sign-in\?next=/);
     expect(new URL(page.url()).searchParams.get('next')).toBe('/tenants?status=ACTIVE');
     expect(await page.getByRole('heading', { level: 2 }).textContent()).toBe('Sign in');
-    await expect.poll(() => page.title(), { timeout: 5000 }).toBe('Sign in · Sluice');
+    // shown within a second: 10 s leaves a loaded machine room
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('Sign in · Sluice');
     await page.close();
   });
 
@@ -115,15 +134,14 @@ describe('dashboard server', () => {
       socket.once('error', reject);
     });
     socket.send('ping');
-    await expect.poll(() => messages.length, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => messages.length, { timeout: 10_000 }).toBe(2);
     expect(JSON.parse(messages[0]!)).toEqual({ protocol: 'graphql-transport-ws', url: '/graphql' });
     expect(messages[1]).toBe('echo ping');
     socket.close();
   });
 
   it('answers a problem (502) when the control plane does not answer', async () => {
-    await new Promise((resolve) => upstream.close(resolve));
-    upstream.closeAllConnections();
+    await closeUpstream();
     const response = await fetch(`${url}/graphql`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(502);
     expect(response.headers.get('content-type')).toBe('application/problem+json');

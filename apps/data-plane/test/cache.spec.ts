@@ -116,8 +116,10 @@ describe('API key revocation', () => {
     // the record deleted without the change message a revocation sends
     await app.t.redis.del(apiKeyKey(app.t.prefix, hashApiKey(secret)));
 
+    // the promise is 2 s (a key re-check every second); 5x that on a loaded machine, and still
+    // far short of anything else that would drop the key (an idle entry goes after 5 minutes)
     await within(
-      2000,
+      10_000,
       async () => status(await check(app!.url, secret, { policy: 'api', identifier: 'u' })) === 401,
     );
   });

@@ -39,7 +39,8 @@ beforeAll(async () => {
       reservations: {},
       rules: [bucket('tokens', 1000), inflight(1)],
     }),
-    policy('short', { ...settings, rules: [inflight(1, 1000)] }),
+    // long enough that the lease is still held at the next check on a stalled machine
+    policy('short', { ...settings, rules: [inflight(1, 5000)] }),
   ]);
   secret = await apiKey(app.t, 'tnt_a');
 });

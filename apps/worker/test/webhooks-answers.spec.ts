@@ -64,7 +64,6 @@ describe('webhook answers that never end', () => {
     await until(
       'every connection is closed',
       () => trickling.connections.open === 0 && trickling.ends.length === 12,
-      5000,
     );
     expect(trickling.ends.every((end) => !end.finished)).toBe(true);
     expect(trickling.connections.maxOpen).toBeLessThanOrEqual(2);
@@ -82,7 +81,10 @@ describe('webhook answers that never end', () => {
     expect(rows.map((row) => [row.eventId, row.status, row.responseCode])).toEqual([
       [eventId, 'delivered', 200],
     ]);
-    await until('the connection is closed', () => huge.connections.open === 0, 5000);
+    await until(
+      'the connection is closed',
+      () => huge.connections.open === 0 && huge.ends.length > 0,
+    );
     expect(huge.ends).toEqual([expect.objectContaining({ finished: false })]);
     // at most the cap plus the loopback sockets' buffers (up to 36 MiB here) left the receiver
     expect(huge.ends[0]!.bodyBytes).toBeLessThan(64 * 1024 * 1024);

@@ -65,8 +65,9 @@ const deliveredRows = () =>
 
 describe('webhook worker crashes', () => {
   it('loses no event when a worker is killed with SIGKILL mid-delivery', async () => {
-    // every answer takes 1.5 s: whenever the worker dies, deliveries are in flight
-    receiver = await startReceiver([{ status: 200, delayMs: 1500 }]);
+    // nothing is answered before the kill: however late the test gets to kill the worker,
+    // the deliveries it sent are in flight, none delivered
+    receiver = await startReceiver([{ status: 200, delayMs: 600_000 }]);
     const { endpoint } = await world.createEndpoint(receiver.url, { leakRatePerSec: 4 });
     const ids = await world.enqueue(endpoint, 12);
     const first = await spawnWorker();
@@ -74,23 +75,28 @@ describe('webhook worker crashes', () => {
 
     first.child.kill('SIGKILL');
     expect(await exited(first)).toEqual({ code: null, signal: 'SIGKILL' });
+    // the receiver reports a request before the close of its connection: once the dead
+    // worker's connections are all closed, every request it sent has been reported
+    await until('the dead worker’s connections are closed', () => receiver!.connections.open === 0);
     const sentBeforeKill = new Set(receiver.arrivals.map((arrival) => arrival.eventId));
+    await receiver.answerWith([{ status: 200 }]);
     await spawnWorker();
     await until('every event delivered', async () => (await deliveredRows()).length === 12, 60_000);
 
     const arrived = receiver.arrivals.map((arrival) => arrival.eventId);
     expect(new Set(arrived)).toEqual(new Set(ids));
-    // those cut off by the kill came again, with the same event id
+    // exactly those cut off by the kill came again, with the same event id
     const twice = ids.filter((id) => arrived.filter((seen) => seen === id).length > 1);
     expect(twice.length).toBeGreaterThan(0);
-    for (const id of twice) expect(sentBeforeKill.has(id)).toBe(true);
+    expect(new Set(twice)).toEqual(sentBeforeKill);
     const rows = await deliveredRows();
     expect(rows.map((row) => row.eventId).sort()).toEqual([...ids].sort());
   });
 
   it('finishes the deliveries in flight on SIGTERM before it exits, and leaves the rest queued', async () => {
     receiver = await startReceiver([{ status: 200, delayMs: 1500 }]);
-    const { endpoint } = await world.createEndpoint(receiver.url, { leakRatePerSec: 1 });
+    // 5 s apart: the next event is not sent before the SIGTERM, even if the test is late with it
+    const { endpoint } = await world.createEndpoint(receiver.url, { leakRatePerSec: 0.2 });
     const ids = await world.enqueue(endpoint, 3);
     const worker = await spawnWorker();
     await until('the first delivery under way', () => receiver!.arrivals.length >= 1);

@@ -106,7 +106,7 @@ describe('webhook retries', () => {
     ]);
     expect(await world.redis.redis.zcard(keys.pending)).toBe(0);
 
-    sink.answerWith([{ status: 200 }]);
+    await sink.answerWith([{ status: 200 }]);
     // another endpoint's replay does not touch it
     expect(
       await replayDeadLetters(

@@ -76,8 +76,11 @@ export interface Receiver {
   readonly connections: Connections;
   /** Answers whose exchange is over, in the order they ended. */
   readonly ends: AnswerEnd[];
-  /** Answer request i with `answers[i]`, the last one for every later request. */
-  answerWith(answers: readonly Answer[]): void;
+  /**
+   * Answer request i with `answers[i]`, the last one for every later request; resolves once the
+   * receiver's thread has them, so that a request sent afterwards gets them.
+   */
+  answerWith(answers: readonly Answer[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -162,7 +165,10 @@ server.on('connection', (socket) => {
   });
 });
 parentPort.on('message', (message) => {
-  if (message.kind === 'answers') answers = message.answers;
+  if (message.kind === 'answers') {
+    answers = message.answers;
+    parentPort.postMessage({ kind: 'answers-set' });
+  }
   if (message.kind === 'close') {
     for (const socket of sockets) socket.destroy();
     server.close(() => parentPort.postMessage({ kind: 'closed' }));
@@ -177,6 +183,7 @@ type ReceiverMessage =
   | { kind: 'arrival'; maxInFlight: number; arrival: Arrival }
   | { kind: 'end'; end: AnswerEnd }
   | { kind: 'connections'; connections: Connections }
+  | { kind: 'answers-set' }
   | { kind: 'closed' };
 
 export async function startReceiver(
@@ -215,8 +222,17 @@ export async function startReceiver(
     get ends() {
       return [...ends];
     },
-    answerWith(next) {
+    async answerWith(next) {
+      const set = new Promise<void>((resolve) => {
+        const onMessage = (message: ReceiverMessage) => {
+          if (message.kind !== 'answers-set') return;
+          thread.off('message', onMessage);
+          resolve();
+        };
+        thread.on('message', onMessage);
+      });
       thread.postMessage({ kind: 'answers', answers: next });
+      await set;
     },
     async close() {
       const closed = new Promise((resolve) =>

@@ -162,13 +162,14 @@ describe('checkRules (composite script)', () => {
       key: keyOf('u', 'tight'),
       rule: { algorithm: 'fixed_window', limit: 1, windowMs: 60_000 },
     } as const;
+    // slow rates: the keys' TTLs run on Redis' real clock, and must outlast the test's two checks
     const loose = {
       key: keyOf('u', 'loose'),
-      rule: { algorithm: 'token_bucket', capacity: 10, refillPerSecond: 1 },
+      rule: { algorithm: 'token_bucket', capacity: 10, refillPerSecond: 0.01 },
     } as const;
     const shadow = {
       key: keyOf('u', 'shadow'),
-      rule: { algorithm: 'gcra', limit: 5, periodMs: 1000 },
+      rule: { algorithm: 'gcra', limit: 5, periodMs: 600_000 },
       candidate: true,
     } as const;
 
@@ -187,9 +188,10 @@ describe('checkRules (composite script)', () => {
   });
 
   it('a deadline on the Redis clock: a script starting after it reads and writes nothing', async () => {
+    // a slow refill: the key (its TTL on the real clock) is still there when read
     const check = {
       key: keyOf('late', 'r'),
-      rule: { algorithm: 'token_bucket', capacity: 5, refillPerSecond: 1 },
+      rule: { algorithm: 'token_bucket', capacity: 5, refillPerSecond: 0.01 },
     } as const;
     const now = await serverMs(t.redis);
     const late = checkRules(t.redis, [check], { deadline: now - 1 });

@@ -112,7 +112,8 @@ describe('concurrency leases (real Redis, injected clock)', () => {
 
   it('a single rule through its own script, the nonce given by the caller', async () => {
     const key = ruleKey({ prefix: t.prefix, scope: 'one', identifier: unique('one'), rule: 'r' });
-    const rule = { limit: 1, leaseTtlMs: 5000 };
+    // the key's TTL runs on Redis' real clock: long enough to outlast the test on a slow machine
+    const rule = { limit: 1, leaseTtlMs: 60_000 };
     const lease = 'AAAAAAAAAAAAAAAA';
     expect(await concurrency(t.redis, key, rule, { now: NOW, lease })).toMatchObject({
       allowed: true,
@@ -120,7 +121,7 @@ describe('concurrency leases (real Redis, injected clock)', () => {
     });
     expect(await t.redis.zrange(key, 0, -1, 'WITHSCORES')).toEqual([
       lease,
-      String((NOW + 5000) * 1000),
+      String((NOW + 60_000) * 1000),
     ]);
     expect(await concurrency(t.redis, key, rule, { now: NOW + 1, cost: 0 })).toMatchObject({
       allowed: true,

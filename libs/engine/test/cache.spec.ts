@@ -8,6 +8,7 @@ import {
   policy,
   publish,
   publishSilently,
+  QUIET_CACHE,
   recordCommands,
   startEngine,
   until,
@@ -36,7 +37,7 @@ describe('PolicyCache: filling and the hot path', () => {
       policy('api', { rules: [bucket('burst', 100), bucket('second', 50)] }),
     ]);
     const { secret } = await apiKey(t, 'tnt_a');
-    setup = await startEngine(t);
+    setup = await startEngine(t, { cacheTuning: QUIET_CACHE });
     await limitOf(secret);
     const commands = recordCommands(setup.redis);
     for (let i = 0; i < 20; i += 1) {
@@ -49,7 +50,7 @@ describe('PolicyCache: filling and the hot path', () => {
   it('reads a tenant and a key once however many checks miss at once (single flight)', async () => {
     await publish(t, 'tnt_a', [policy('api', { rules: [bucket('burst', 100)] })]);
     const { secret } = await apiKey(t, 'tnt_a');
-    setup = await startEngine(t);
+    setup = await startEngine(t, { cacheTuning: QUIET_CACHE });
     const commands = recordCommands(setup.redis);
     const engine = setup.engine;
     const results = await Promise.all(
@@ -64,7 +65,7 @@ describe('PolicyCache: filling and the hot path', () => {
 
   it('remembers an unknown key for at most the negative TTL', async () => {
     let now = Date.now();
-    setup = await startEngine(t, { clock: () => now });
+    setup = await startEngine(t, { clock: () => now, cacheTuning: QUIET_CACHE });
     const secret = 'sk_live_notyetstoredxxxxxxxxxxxxxxxxx';
     const commands = recordCommands(setup.redis);
     await expect(setup.engine.authenticate(secret)).rejects.toThrow(AuthenticationError);

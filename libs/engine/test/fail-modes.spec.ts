@@ -1,4 +1,5 @@
 import { ruleKey } from '@sluice/algorithms';
+import type { ApiKeyRecord } from '@sluice/policy';
 import { createTestRedis, freePort, OwnRedisServer, type TestRedis } from '@sluice/testing';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import {
   EventLog,
   policy,
   publish,
+  QUIET_CACHE,
   recordCommands,
   startEngine,
   until,
@@ -245,36 +247,66 @@ describe('a Redis slower than the policy timeout', () => {
   let server: OwnRedisServer;
   let own: TestRedis;
   let setup: EngineSetup;
+  // the breakers run on the engine clock: the circuit stays open until the test moves it on
+  let now: number;
 
   beforeEach(async () => {
     server = await OwnRedisServer.create();
     own = server.connections('engine-own');
+    // the longest timeout a policy allows: the checks that must be decided in Redis are, even on
+    // a loaded machine; those that must time out do so because the server is stopped (SIGSTOP)
+    // until the test resumes it, however long that takes
     await publish(own, 'tnt_a', [
-      policy('open', { id: 'pol_open', redisTimeoutMs: 50, rules: [bucket('burst', 10)] }),
+      policy('open', { id: 'pol_open', redisTimeoutMs: 1000, rules: [bucket('burst', 10)] }),
     ]);
-    setup = await startEngine(own, { breaker: { failureThreshold: 2, openMs: 300 } }, (options) =>
-      own.connect(options),
+    now = Date.now();
+    setup = await startEngine(
+      own,
+      // no background re-reads: they would be held by the stopped server and counted below
+      { clock: () => now, breaker: { failureThreshold: 2, openMs: 300 }, cacheTuning: QUIET_CACHE },
+      (options) => own.connect(options),
     );
   });
   afterEach(async () => {
+    server.resume();
     await setup.engine.stop();
     await own.cleanup();
     await server.destroy();
   });
 
-  /** Holds every command on the server for `ms` (the engine's connection stays up). */
-  const pause = (ms: number) => own.redis.call('CLIENT', 'PAUSE', String(ms), 'ALL');
+  /**
+   * Resumes the server once the deadline of every script sent so far has passed on its own clock
+   * (the timeout has passed on the engine's estimate of it, which is off by at most its
+   * uncertainty), so those scripts run late.
+   */
+  const resumeLate = async () => {
+    const { redisClock } = setup.engine;
+    const passed = redisClock.now() + (redisClock.uncertaintyMs ?? 0);
+    await until(() => redisClock.now() > passed, 5);
+    server.resume();
+  };
+
+  /**
+   * Caches the tenant and loads the script, ending on a check decided in Redis: one that timed
+   * out on a loaded machine would count towards the circuit, a success resets the count.
+   */
+  const warmUp = (key: ApiKeyRecord) =>
+    until(async () => {
+      now += 300;
+      const result = await setup.engine.check({ key, policy: 'open', identifier: 'warm' });
+      return result.reason === 'allowed';
+    });
 
   it('answers by the fail mode at the timeout, records the check once, and the late script charges nothing', async () => {
     const { record } = await apiKey(own, 'tnt_a');
-    await setup.engine.check({ key: record, policy: 'open', identifier: 'warm' });
+    await warmUp(record);
+    const logged = setup.log.events.length;
     const commands = recordCommands(setup.redis);
-    await pause(300);
+    server.pause();
     const result = await setup.engine.check({ key: record, policy: 'open', identifier: 'u' });
     expect(result).toMatchObject({ allowed: true, reason: 'fail-open' });
     expect(commands).toEqual(['evalsha']);
-    // a command sent now is held until the pause ends
-    await own.connect().ping();
+    await resumeLate();
     // the engine's connection runs its commands in order: the late script ran before this one,
     // past its deadline, and wrote nothing
     const after = await setup.engine.check({
@@ -292,8 +324,7 @@ describe('a Redis slower than the policy timeout', () => {
       state: { algorithm: 'token_bucket', capacity: 1, refillPerSecond: 1 },
     });
     expect(await own.redis.exists(key)).toBe(0);
-    expect(setup.log.events.map((e) => [e.identifier, e.reason])).toEqual([
-      ['warm', 'allowed'],
+    expect(setup.log.events.slice(logged).map((e) => [e.identifier, e.reason])).toEqual([
       ['u', 'fail-open'],
       ['u', 'allowed'],
     ]);
@@ -302,15 +333,20 @@ describe('a Redis slower than the policy timeout', () => {
   it('opens the circuit after repeated timeouts (no call sent), then closes it once a probe passes', async () => {
     const { record } = await apiKey(own, 'tnt_a');
     const check = () => setup.engine.check({ key: record, policy: 'open', identifier: 'u' });
-    await check();
+    await warmUp(record);
     const commands = recordCommands(setup.redis);
-    await pause(600);
+    server.pause();
     expect((await check()).reason).toBe('fail-open');
     expect((await check()).reason).toBe('fail-open');
     expect(setup.engine.breakers.state('tnt_a.pol_open')).toBe('open');
     for (let i = 0; i < 5; i += 1) expect((await check()).reason).toBe('fail-open');
     expect(commands).toEqual(['evalsha', 'evalsha']);
-    await until(async () => (await check()).reason === 'allowed', 50);
+    await resumeLate();
+    // past the open time, a probe goes through (again, should one fail) and closes the circuit
+    await until(async () => {
+      now += 300;
+      return (await check()).reason === 'allowed';
+    }, 50);
     expect(setup.engine.breakers.state('tnt_a.pol_open')).toBe('closed');
   });
 });

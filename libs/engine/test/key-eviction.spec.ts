@@ -10,7 +10,7 @@ import {
   UnavailableError,
   type PolicyCacheTuning,
 } from '../src/index';
-import { apiKey, EventLog, ready, recordCommands } from './support';
+import { apiKey, EventLog, QUIET_CACHE, ready, recordCommands } from './support';
 
 let t: TestRedis;
 let cache: PolicyCache | undefined;
@@ -33,7 +33,14 @@ interface Setup {
 /** An engine whose key cache reads over a connection of its own, which a test may close. */
 async function start(tuning: PolicyCacheTuning): Promise<Setup> {
   const reads = await ready(t.connect(engineRedisOptions));
-  cache = new PolicyCache({ ...tuning, redis: reads, subscriber: t.connect(), prefix: t.prefix });
+  // no background re-reads unless asked: the tests count the reads they cause
+  cache = new PolicyCache({
+    ...QUIET_CACHE,
+    ...tuning,
+    redis: reads,
+    subscriber: t.connect(),
+    prefix: t.prefix,
+  });
   await cache.start();
   const engine = new DecisionEngine({
     redis: await ready(t.connect(engineRedisOptions)),

@@ -35,7 +35,8 @@ async function fixture() {
       reservations: {},
       rules: [bucket('tokens', 100), inflight(2)],
     }),
-    policy('short', { id: 'pol_short', rules: [inflight(1, 1000)] }),
+    // long enough that the lease is still held at the next check on a stalled machine
+    policy('short', { id: 'pol_short', rules: [inflight(1, 5000)] }),
   ]);
   await publish(t, 'tnt_b', [policy('calls', { id: 'pol_calls', rules: [inflight(1)] })]);
   return {

@@ -1,7 +1,15 @@
 import type { ApiKeyRecord } from '@sluice/policy';
 import { createTestRedis, type TestRedis } from '@sluice/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiKey, policy, publish, recordCommands, startEngine, type EngineSetup } from './support';
+import {
+  apiKey,
+  policy,
+  publish,
+  QUIET_CACHE,
+  recordCommands,
+  startEngine,
+  type EngineSetup,
+} from './support';
 
 let t: TestRedis;
 let setup: EngineSetup | undefined;
@@ -46,6 +54,7 @@ describe('one circuit per policy', () => {
     setup = await startEngine(t, {
       clock: () => now,
       breaker: { failureThreshold: 2, openMs: 1000 },
+      cacheTuning: QUIET_CACHE,
       onError: (error) => errors.push(error),
     });
     const check = async (key: ApiKeyRecord, name: string, identifier = 'u') =>
@@ -91,7 +100,10 @@ describe('one circuit per policy', () => {
       policy('healthy', { id: 'pol_healthy', ...closed }),
     ]);
     const { record: key } = await apiKey(t, 'tnt_a');
-    setup = await startEngine(t, { breaker: { failureThreshold: 2, openMs: 60_000 } });
+    setup = await startEngine(t, {
+      breaker: { failureThreshold: 2, openMs: 60_000 },
+      cacheTuning: QUIET_CACHE,
+    });
     const check = async (name: string) =>
       (await setup!.engine.check({ key, policy: name, identifier: 'u' })).reason;
     expect(await check('broken')).toBe('allowed');

@@ -99,6 +99,12 @@ export async function apiKey(
   return { secret, record };
 }
 
+/**
+ * Cache tuning without background re-reads during a test (the defaults re-read keys every 1 s and
+ * tenant versions every 2 s): a test counting the commands sent sees only its own, however slow.
+ */
+export const QUIET_CACHE = { keyRecheckMs: 600_000, tenantRecheckMs: 600_000 } as const;
+
 /** Resolves once the connection is ready (commands are refused before: no offline queue). */
 export async function ready(redis: Redis): Promise<Redis> {
   if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));

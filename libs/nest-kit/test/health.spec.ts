@@ -7,6 +7,7 @@ import {
   type ReadinessResult,
   RedisModule,
   RedisReadinessCheck,
+  RedisService,
 } from '../src';
 import { closeApps, startApp, testAppModule } from './support/test-app';
 
@@ -33,12 +34,26 @@ class QueueModule {
   }
 }
 
+/**
+ * Boots `module`; with a reachable Redis, returns once its connection is up, so that the probe's
+ * 1 s PING budget covers the PING alone, not a connect still under way on a loaded machine.
+ */
+async function startHealthApp(module: DynamicModule, redisUrl: string) {
+  const started = await startApp(module);
+  const { client } = started.app.get(RedisService);
+  if (redisUrl !== unreachableRedisUrl && client.status !== 'ready') {
+    await new Promise((resolve) => client.once('ready', resolve));
+  }
+  return started;
+}
+
 function redisHealthApp(redisUrl = testRedisUrl()) {
-  return startApp(
+  return startHealthApp(
     testAppModule([
       RedisModule.forRoot({ url: redisUrl }),
       HealthModule.forRoot({ ...service, readiness: [RedisReadinessCheck] }),
     ]),
+    redisUrl,
   );
 }
 
@@ -96,7 +111,7 @@ describe('GET /readyz', () => {
 
   describe('with a further check from another module', () => {
     const startWithQueue = (result: ReadinessResult | Error, redisUrl = testRedisUrl()) =>
-      startApp(
+      startHealthApp(
         testAppModule([
           QueueModule.withResult(result),
           RedisModule.forRoot({ url: redisUrl }),
@@ -105,6 +120,7 @@ describe('GET /readyz', () => {
             readiness: [RedisReadinessCheck, QueueReadinessCheck],
           }),
         ]),
+        redisUrl,
       );
 
     it('lists every check when all pass', async () => {

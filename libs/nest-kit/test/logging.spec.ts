@@ -1,5 +1,5 @@
 import { Controller, Get, Module } from '@nestjs/common';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LoggingModule } from '../src';
 import { closeApps, startApp } from './support/test-app';
 
@@ -31,9 +31,12 @@ describe('LoggingModule', () => {
     });
     expect(response.status).toBe(200);
 
-    const request = lines
-      .map((line) => JSON.parse(line))
-      .find((entry) => entry.req?.url === '/echo');
+    // the request's line is written once its response has gone out: the client may see the
+    // response first
+    const requestLine = () =>
+      lines.map((line) => JSON.parse(line)).find((entry) => entry.req?.url === '/echo');
+    await vi.waitFor(() => expect(requestLine()).toBeDefined(), { timeout: 30_000 });
+    const request = requestLine();
     expect(request?.req.headers).toMatchObject({
       authorization: '[Redacted]',
       cookie: '[Redacted]',

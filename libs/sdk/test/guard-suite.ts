@@ -245,12 +245,12 @@ export function describeGuard(framework: string, start: StartGuardApp): void {
         const user = who();
         const inFlight = () => clientFor(leased.apiKey).inspect('inflight', user);
         const pending = get(app, user);
-        await vi.waitUntil(async () => (await inFlight()).remaining === 0, { timeout: 10_000 });
+        await vi.waitUntil(async () => (await inFlight()).remaining === 0, { timeout: 30_000 });
 
         expectProblem(await get(app, user), 429, 'https://sluice.dev/problems/rate-limited');
         held.open();
         expect((await pending).status).toBe(200);
-        await vi.waitUntil(async () => (await inFlight()).remaining === 1, { timeout: 10_000 });
+        await vi.waitUntil(async () => (await inFlight()).remaining === 1, { timeout: 30_000 });
         expect((await get(app, user)).status).toBe(200);
       });
     });

@@ -37,18 +37,18 @@ beforeAll(async () => {
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' },
   );
-  await vi.waitUntil(() => answersPing(redisUrl), { timeout: 10_000, interval: 50 });
+  await vi.waitUntil(() => answersPing(redisUrl), { timeout: 30_000, interval: 50 });
   const prefix = uniquePrefix('sdk-outage');
   dataPlane = await spawnDataPlane(redisUrl, prefix);
   const own = tenants({ redisUrl, prefix });
-  tenant = await own.create([
-    { name: 'api', failMode: 'closed', redisTimeoutMs: 50, rules: [bucket('burst', 100)] },
-  ]);
-  // cache the key and the policy while Redis answers, as a running service would have
-  await clientFor(tenant.apiKey, { baseUrl: dataPlane.url }).check({
-    policy: 'api',
-    identifier: 'warm',
-  });
+  tenant = await own.create([{ name: 'api', failMode: 'closed', rules: [bucket('burst', 100)] }]);
+  // cache the key and the policy while Redis answers, as a running service would have: until a
+  // check is decided in Redis (one that timed out on a loaded machine would not say so)
+  const warm = clientFor(tenant.apiKey, { baseUrl: dataPlane.url });
+  await vi.waitUntil(
+    async () => (await warm.check({ policy: 'api', identifier: 'warm' })).reason === 'allowed',
+    { timeout: 30_000, interval: 50 },
+  );
   await own.close();
   const exited = once(redisServer, 'exit');
   redisServer.kill('SIGTERM');

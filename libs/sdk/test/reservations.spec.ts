@@ -129,8 +129,14 @@ describe.skipIf(!settleAvailable || !releaseAvailable)('limit()', () => {
   let tenant: Tenant;
   beforeAll(async () => {
     tenant = await seed.create([
-      // an LLM budget: one call in flight, 1000 tokens
-      { name: 'llm', reservations: { ttlMs: 1000 }, rules: [inflight(1), bucket('tokens', 1000)] },
+      // an LLM budget: one call in flight, 1000 tokens; its reservations outlive any test
+      { name: 'llm', reservations, rules: [inflight(1), bucket('tokens', 1000)] },
+      // the same, with reservations that expire while fn runs
+      {
+        name: 'llm-expiring',
+        reservations: { ttlMs: 1000 },
+        rules: [inflight(1), bucket('tokens', 1000)],
+      },
     ]);
   });
 
@@ -170,7 +176,7 @@ describe.skipIf(!settleAvailable || !releaseAvailable)('limit()', () => {
     });
     await vi.waitUntil(
       async () => remaining(await client.inspect('llm', identifier), 'inflight') === 0,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     const fn = vi.fn(() => completion(1));
     const denied = await client
@@ -232,17 +238,17 @@ describe.skipIf(!settleAvailable || !releaseAvailable)('limit()', () => {
       async (check) => {
         // outlive the policy's 1 s reservation ttl
         await vi.waitUntil(() => Date.now() > check.reservationExpiresAt! + 100, {
-          timeout: 5000,
+          timeout: 30_000,
           interval: 50,
         });
         return completion(10);
       },
-      { policy: 'llm', identifier, estimate: 100, cost },
+      { policy: 'llm-expiring', identifier, estimate: 100, cost },
     );
 
     expect(response).toEqual(completion(10));
     expect(onError).toHaveBeenCalledExactlyOnceWith(expect.any(NotFoundError), 'settle');
-    const after = await client.inspect('llm', identifier);
+    const after = await client.inspect('llm-expiring', identifier);
     // the expired reservation counts at its estimate; the lease was released
     expect(remaining(after, 'tokens')).toBe(900);
     expect(remaining(after, 'inflight')).toBe(1);

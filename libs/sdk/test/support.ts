@@ -84,9 +84,12 @@ export function tenants(target: { redisUrl: string; prefix: string } = dataPlane
   };
 }
 
-/** A client of the shared data plane. */
+/**
+ * A client of the shared data plane. Its timeout is far above any answer's latency: the 1 s
+ * default on a loaded machine would now and then fail open; the timeout tests set their own.
+ */
 export const clientFor = (apiKey: string, options: Partial<SluiceClientOptions> = {}) =>
-  new SluiceClient({ baseUrl: dataPlane.url, apiKey, ...options });
+  new SluiceClient({ baseUrl: dataPlane.url, apiKey, timeoutMs: 30_000, ...options });
 
 /** A URL nothing listens on: connections are refused. */
 export async function closedPortUrl(): Promise<string> {

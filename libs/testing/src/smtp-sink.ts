@@ -40,13 +40,22 @@ export class SmtpSink {
     return `smtp://127.0.0.1:${this.port}`;
   }
 
-  /** The first message to `to` (after those already taken) matching `predicate`, waiting up to 10 s. */
-  async waitFor(to: string, predicate: (mail: ReceivedMail) => boolean = () => true) {
-    const deadline = Date.now() + 10_000;
+  /**
+   * The first message to `to` (after those already taken) matching `predicate`, waiting up to
+   * `timeoutMs`. A mail is sent within a second or two of its request; the default leaves a loaded
+   * machine far more than 5 times that (10 s once proved too short in CI), and costs nothing when
+   * the mail comes.
+   */
+  async waitFor(
+    to: string,
+    predicate: (mail: ReceivedMail) => boolean = () => true,
+    timeoutMs = 45_000,
+  ) {
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       const index = this.messages.findIndex((mail) => mail.to.includes(to) && predicate(mail));
       if (index >= 0) return this.messages.splice(index, 1)[0]!;
-      if (Date.now() > deadline) throw new Error(`no mail to ${to} within 10 s`);
+      if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
       await sleep(20);
     }
   }

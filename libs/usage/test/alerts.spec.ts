@@ -16,7 +16,7 @@ import {
   type RuleFigures,
   type UsageRecorderOptions,
 } from '../src/index';
-import { BASE_MS, decision, dumpKeys } from './support';
+import { decision, dumpKeys } from './support';
 
 let t: TestRedis;
 beforeEach(() => {
@@ -26,8 +26,14 @@ afterEach(() => t.cleanup());
 
 const SECRETS_KEY = randomBytes(32);
 const HOUR = 3_600_000;
+/**
+ * When the checks happen: now. A fixed window's claim lasts until the window's end, but at least
+ * a minute after the check; dated at the start of the minute instead, checks made near the end of
+ * an hour would leave claims that may already have expired when the test reads them.
+ */
+const AT_MS = Date.now();
 /** The end of the current hour: a fixed window of an hour that has not ended. */
-const WINDOW_END = Math.ceil((BASE_MS + 1) / HOUR) * HOUR;
+const WINDOW_END = Math.ceil((AT_MS + 1) / HOUR) * HOUR;
 
 let endpointIds = 0;
 /** Publishes the tenant's webhook endpoints as the control plane's relay does. */
@@ -81,7 +87,7 @@ function fill(
 ) {
   for (let used = from + 1; used <= to; used += 1) {
     const rules = [daily(limit, limit - used, over.resetAt)];
-    target.record(decision({ tenantId: over.tenantId ?? 'tnt_a', at: BASE_MS + used, rules }));
+    target.record(decision({ tenantId: over.tenantId ?? 'tnt_a', at: AT_MS + used, rules }));
   }
 }
 
@@ -117,9 +123,9 @@ describe('threshold alerts', () => {
         used: 8,
         windowStart: WINDOW_END - HOUR,
         windowEnd: WINDOW_END,
-        at: BASE_MS + 8,
+        at: AT_MS + 8,
       },
-      expect.objectContaining({ threshold: 100, used: 10, at: BASE_MS + 10 }),
+      expect.objectContaining({ threshold: 100, used: 10, at: AT_MS + 10 }),
     ]);
     expect(alerts[0]!.id).not.toBe(alerts[1]!.id);
     expect(usage.stats()).toMatchObject({
@@ -143,8 +149,8 @@ describe('threshold alerts', () => {
     expect(claims.join()).not.toContain('user-1');
     const expiries = await Promise.all(claims.map((key) => t.redis.pexpiretime(t.prefix + key)));
     expect(expiries).toEqual([
-      Math.max(WINDOW_END, BASE_MS + 10 + 60_000),
-      Math.max(WINDOW_END, BASE_MS + 8 + 60_000),
+      Math.max(WINDOW_END, AT_MS + 10 + 60_000),
+      Math.max(WINDOW_END, AT_MS + 8 + 60_000),
     ]);
 
     // the same identifier crossing again in the same window (after a reset, say): nothing new

@@ -59,6 +59,12 @@ function mixedEvents(count: number): DecisionEvent[] {
 
 const settle = { tenantId: 'tnt_a', policy: 'api', keyId: 'key_a' };
 
+/** The Redis clock in ms, as Redis dates the expiries it sets. */
+async function redisNowMs(): Promise<number> {
+  const [seconds, micros] = await t.redis.time();
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
+
 function recordAll(target: UsageRecorder, events: readonly DecisionEvent[]): void {
   for (const event of events) target.record(event);
 }
@@ -263,16 +269,19 @@ describe('flushing', () => {
     const usage = recorder({ retentionSeconds: 600, allowSampleRate: 1 });
     usage.record(decision({ at: BASE_MS + 2500 }));
     usage.record(denial({ at: BASE_MS + 2600 }));
+    // the log's expiry is relative to its write: bounded by the Redis clock around the flush
+    const flushStarted = await redisNowMs();
     await usage.flush();
+    const flushEnded = await redisNowMs();
 
     const minute = BASE_MS / 60_000;
     const secondKey = usageSecondKey(t.prefix, 'tnt_a', 'api', BASE_SECOND + 2);
     expect(await t.redis.expiretime(secondKey)).toBe(BASE_SECOND + 3 + 600);
     const topKey = topDeniedKey(t.prefix, 'tnt_a', 'api', minute);
     expect(await t.redis.expiretime(topKey)).toBe((minute + 1) * 60 + 600);
-    const logTtl = await t.redis.ttl(decisionLogKey(t.prefix, 'tnt_a', 'api'));
-    expect(logTtl).toBeGreaterThan(590);
-    expect(logTtl).toBeLessThanOrEqual(600);
+    const logExpireAt = await t.redis.pexpiretime(decisionLogKey(t.prefix, 'tnt_a', 'api'));
+    expect(logExpireAt).toBeGreaterThanOrEqual(flushStarted + 600_000);
+    expect(logExpireAt).toBeLessThanOrEqual(flushEnded + 600_000);
     // last-used times are kept as long as the key exists
     expect(await t.redis.ttl(keyLastUsedKey(t.prefix, 'tnt_a'))).toBe(-1);
     // the active set outlives every second it points at

@@ -107,12 +107,12 @@ describe('a flush while Redis is down', () => {
     cleanups.push(() => usage.stop());
     usage.start();
     for (let i = 0; i < 5; i += 1) usage.record(decision());
-    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(1), { timeout: 30_000 });
     expect(errors[0]).toBeInstanceOf(UsageFlushError);
 
     const server = await OwnRedisServer.create({ port });
     cleanups.push(() => server.destroy());
-    await vi.waitFor(() => expect(usage.stats().flushes).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(usage.stats().flushes).toBe(1), { timeout: 30_000 });
     const [row] = await readSeconds(client, 'u:', 'tnt_a', 'api', BASE_SECOND, BASE_SECOND);
     expect(row?.allowed).toBe(5);
   });

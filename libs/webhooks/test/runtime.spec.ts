@@ -32,8 +32,13 @@ const record = (outcome: 'delivered' | 'retry' | 'dead', eventId: string, over =
   recordOutcome(t.redis, t.prefix, 'tnt_a', 'wh_1', outcome, eventId, { ...options, ...over });
 
 async function redisNow(): Promise<number> {
+  return Math.floor((await redisNowUs()) / 1000);
+}
+
+/** The Redis clock (the scripts' clock) in microseconds. */
+async function redisNowUs(): Promise<number> {
   const [seconds, micros] = await t.redis.time();
-  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  return Number(seconds) * 1_000_000 + Number(micros);
 }
 
 describe('delivery bookkeeping', () => {
@@ -59,12 +64,16 @@ describe('delivery bookkeeping', () => {
 
   it("honours the receiver's Retry-After, and a pause never shrinks", async () => {
     const before = await redisNow();
-    const long = await record('retry', 'evt_a', { retryAfterMs: 5000 });
-    expect(long.pausedUntil - before).toBeGreaterThanOrEqual(5000);
+    // 30 s: the short pause below ends before it, however slowly the calls follow each other
+    const long = await record('retry', 'evt_a', { retryAfterMs: 30_000 });
+    expect(long.pausedUntil - before).toBeGreaterThanOrEqual(30_000);
     const short = await record('retry', 'evt_a', { retryAfterMs: 100 });
     expect(short.pausedUntil).toBe(long.pausedUntil);
     const capped = await record('retry', 'evt_a', { retryAfterMs: 10_000_000 });
-    expect(capped.pausedUntil - before).toBeLessThanOrEqual(60_000 + 1000);
+    const after = await redisNow();
+    // capped at maxPauseMs from when it was recorded, between `before` and `after`
+    expect(capped.pausedUntil - before).toBeGreaterThanOrEqual(60_000);
+    expect(capped.pausedUntil - after).toBeLessThanOrEqual(60_000);
   });
 
   it('moves a dead event from pending to the dead letters, and counts everything', async () => {
@@ -99,23 +108,26 @@ describe('delivery bookkeeping', () => {
 
 describe('dispatch schedule and in-flight slots', () => {
   it('books send slots one emission interval apart, whatever arrives together', async () => {
-    const endpoint = { id: 'wh_1', leakRatePerSec: 10 };
+    // 10 s apart: the calls, however slow, take far less than an interval
+    const endpoint = { id: 'wh_1', leakRatePerSec: 0.1 };
     const delays = [];
-    const started = performance.now();
+    // on the Redis clock, which the script reads: the calls run between these two readings
+    const startedUs = await redisNowUs();
     for (let i = 0; i < 4; i += 1) {
       delays.push((await bookSendSlot(t.redis, t.prefix, 'tnt_a', endpoint)).delayMs);
     }
-    const elapsed = performance.now() - started;
-    // slot i is i × 100 ms after the first, less the time the calls themselves took
+    const elapsedMs = ((await redisNowUs()) - startedUs) / 1000;
+    // slot i is i × 10 s after the first, less the time that passed since the first call
     expect(delays[0]).toBe(0);
     for (let i = 1; i < 4; i += 1) {
-      expect(delays[i]).toBeLessThanOrEqual(i * 100);
-      expect(delays[i]).toBeGreaterThanOrEqual(i * 100 - Math.ceil(elapsed) - 1);
+      expect(delays[i]).toBeLessThanOrEqual(i * 10_000);
+      expect(delays[i]).toBeGreaterThanOrEqual(i * 10_000 - Math.ceil(elapsedMs));
     }
   });
 
   it('holds at most the limit of deliveries in flight, and frees a slot on release', async () => {
-    const take = () => takeInFlightLease(t.redis, t.prefix, 'tnt_a', 'wh_1', 2, 10_000);
+    // leases that outlive any stall of the test: none frees itself before the checks
+    const take = () => takeInFlightLease(t.redis, t.prefix, 'tnt_a', 'wh_1', 2, 600_000);
     const a = await take();
     const b = await take();
     expect(a).toBeDefined();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readApiKey, readTenant } from '@sluice/policy';
 import { generateSigningSecret } from '@sluice/webhooks';
@@ -14,6 +14,8 @@ import { dataDir, repoRoot } from './paths';
 import { resolvePostgres, type PostgresServer } from './postgres';
 import { resolveRedis, type RedisServer } from './redis';
 import { startDemoReceiver } from './demo-receiver';
+import { REPORT_DIR_ENV } from './test-report/reporter.mjs';
+import { formatSummary, parseNxOutput, readRunRecords } from './test-report/summary';
 import {
   DEMO_WEBHOOK_ENDPOINT,
   localSecret,
@@ -82,6 +84,23 @@ function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Pr
     const child = spawn(command, args, { cwd: repoRoot, env, stdio: 'inherit' });
     child.once('error', reject);
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** Runs a command whose output goes both to this process's and to `logFile`. */
+function runTeed(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const file = createWriteStream(logFile);
+    const child = spawn(command, args, { cwd: repoRoot, env, stdio: ['inherit', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => (process.stdout.write(chunk), file.write(chunk)));
+    child.stderr.on('data', (chunk: Buffer) => (process.stderr.write(chunk), file.write(chunk)));
+    child.once('error', reject);
+    child.once('close', (code, signal) => file.end(() => resolve(code ?? (signal ? 1 : 0))));
   });
 }
 
@@ -214,15 +233,52 @@ async function start(args: string[]): Promise<number> {
   }
 }
 
-/** `npm test`: prepare services and a migrated template database, then run every Nx check. */
+/**
+ * `npm test`: prepare services and a migrated template database, then run every Nx check; end with
+ * a summary of what failed, what needed a retry and the slowest test files (docs/testing.md).
+ */
 async function test(args: string[]): Promise<number> {
+  const startedAt = Date.now();
+  const reportDir = join(dataDir, 'test-reports');
+  await rm(reportDir, { recursive: true, force: true });
+  await mkdir(reportDir, { recursive: true });
+  const nxLog = join(reportDir, 'nx.log');
+  const setupFailures: string[] = [];
+  try {
+    return await runChecks(args, reportDir, nxLog, setupFailures);
+  } catch (error) {
+    setupFailures.push(`before the tests: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    throw error;
+  } finally {
+    const summary = formatSummary({
+      records: readRunRecords(reportDir),
+      nx: parseNxOutput(existsSync(nxLog) ? await readFile(nxLog, 'utf8') : ''),
+      setupFailures,
+      wallMs: Date.now() - startedAt,
+    });
+    process.stdout.write(`${summary.join('\n')}\n`);
+  }
+}
+
+async function runChecks(
+  args: string[],
+  reportDir: string,
+  nxLog: string,
+  setupFailures: string[],
+): Promise<number> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...nxEnv };
-  const formatted = await runCommand(
+  const prettierLog = join(reportDir, 'prettier.log');
+  const formatted = await runTeed(
     join(repoRoot, 'node_modules/.bin/prettier'),
     ['--check', '--log-level=warn', '.'],
     env,
+    prettierLog,
   );
   if (formatted !== 0) {
+    const files = (await readFile(prettierLog, 'utf8')).match(/^\[warn\] (?!Code style)\S.*$/gm);
+    setupFailures.push(
+      `prettier --check: ${files?.map((line) => line.slice(7)).join(', ') ?? 'see above'} (fix with \`npm run format\`)`,
+    );
     log.error('prettier found unformatted files (fix with `npm run format`)');
     return formatted;
   }
@@ -243,12 +299,16 @@ async function test(args: string[]): Promise<number> {
       REDIS_URL: services.redis.url,
       SLUICE_TEST_DATABASE_URL: templateUrl,
       SLUICE_TEST_ADMIN_URL: postgres.maintenanceUrl,
+      [REPORT_DIR_ENV]: reportDir,
     };
-    const targets = ['lint', 'typecheck', 'build', 'test', 'e2e'];
-    return await runCommand(
+    // `npm test -- -t test --projects=…` chooses its own targets; every check runs otherwise
+    const chosen = args.some((arg) => arg === '-t' || arg.startsWith('--targets'));
+    const targets = chosen ? [] : ['-t', 'lint', 'typecheck', 'build', 'test', 'e2e'];
+    return await runTeed(
       nx,
-      ['run-many', '-t', ...targets, '--output-style=static', ...args],
+      ['run-many', ...targets, '--output-style=static', ...args],
       testEnv,
+      nxLog,
     );
   } finally {
     await services.stop();

@@ -33,8 +33,12 @@ describe('the console: API keys, webhooks, members', { timeout: 150_000 }, () =>
     browser = await ConsoleBrowser.launch(stack.dashboard);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
+    // the stack is stopped even when the browser's close fails (a crashed Chromium)
+    try {
+      await browser?.close();
+    } finally {
+      await stack?.stop();
+    }
   });
 
   const page$ = (path: string) => `${stack.dashboard}/t/${tenantId}${path}`;

@@ -13,7 +13,9 @@ import { signIn } from './support/sign-in';
 // an account (and what that does to its sign-in), inviting an operator by mail and revoking it,
 // the refusal of disabling oneself, the audit log's filters and an entry's before/after diff;
 // every page checked by axe-core and photographed in both themes.
-describe('the console: users and audit log', () => {
+// each test drives several pages, axe-core on many: a budget, as the access spec's, that a
+// busy machine cannot exhaust (a test that waits in vain fails on its own shorter deadline)
+describe('the console: users and audit log', { timeout: 150_000 }, () => {
   let stack: ConsoleStack;
   let browser: ConsoleBrowser;
 
@@ -22,8 +24,12 @@ describe('the console: users and audit log', () => {
     browser = await ConsoleBrowser.launch(stack.dashboard);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
+    // the stack is stopped even when the browser's close fails (a crashed Chromium)
+    try {
+      await browser?.close();
+    } finally {
+      await stack?.stop();
+    }
   });
 
   const row = (tracked: TrackedPage, text: string) =>

@@ -77,8 +77,12 @@ describe(
       operatorToken = await bearerLogin(stack, stack.operator);
     }, 180_000);
     afterAll(async () => {
-      await browser?.close();
-      await stack?.stop();
+      // the stack is stopped even when the browser's close fails (a crashed Chromium)
+      try {
+        await browser?.close();
+      } finally {
+        await stack?.stop();
+      }
     });
 
     it('an operator writes a template with a rule of every algorithm on the Pro plan', async () => {
@@ -361,6 +365,13 @@ describe(
       const tracked = await browser.signedIn(admin);
       const { page } = tracked;
       await page.goto(tenantUrl('/versions'));
+      // the control plane's change feed, through the dashboard's origin with the browser's
+      // session; subscribed first, so it runs on the server long before the rollback it awaits
+      const policyChanged = await subscribeInPage(
+        page,
+        'subscription ($t: ID!) { policyChanged(tenantId: $t) { kind tenantId version } }',
+        { t: tenantId },
+      );
       const { policyVersions } = await graphqlData<{
         policyVersions: { nodes: { version: number }[] };
       }>(
@@ -377,12 +388,6 @@ describe(
         .locator('tr[data-kind="removed"]', { hasText: /capacity\W+20/ })
         .first()
         .waitFor();
-      // the control plane's change feed, through the dashboard's origin with the browser's session
-      const policyChanged = await subscribeInPage(
-        page,
-        'subscription ($t: ID!) { policyChanged(tenantId: $t) { kind tenantId version } }',
-        { t: tenantId },
-      );
       await dialog.getByRole('button', { name: `Roll back to version ${before}` }).click();
       await page
         .getByText(

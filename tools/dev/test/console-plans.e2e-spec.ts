@@ -21,7 +21,9 @@ import {
 // admin is refused the pages. Every page and the editor checked by axe-core and photographed in
 // both themes. (A template with a rule of every algorithm, and a tenant on it, is the journey's:
 // console-journey.e2e-spec.ts.)
-describe('the console’s plans', () => {
+// each test drives several pages, axe-core on many: a budget, as the access spec's, that a
+// busy machine cannot exhaust (a test that waits in vain fails on its own shorter deadline)
+describe('the console’s plans', { timeout: 150_000 }, () => {
   let stack: ConsoleStack;
   let browser: ConsoleBrowser;
   let operatorToken: string;
@@ -34,8 +36,12 @@ describe('the console’s plans', () => {
     operatorToken = await bearerLogin(stack, stack.operator);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
+    // the stack is stopped even when the browser's close fails (a crashed Chromium)
+    try {
+      await browser?.close();
+    } finally {
+      await stack?.stop();
+    }
   });
 
   it('an operator creates a plan and a template, then changes its algorithm and the plan', async () => {

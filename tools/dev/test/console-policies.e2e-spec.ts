@@ -24,7 +24,9 @@ interface EffectivePolicies {
 // a change of window (its counters start afresh), goes back to the plan's values, creates, edits
 // and deletes a policy of its own with the policy editor; a viewer reads without write buttons.
 // The page and its dialogs checked by axe-core and photographed in both themes.
-describe('the console’s policies page', () => {
+// each test drives several pages, axe-core on many: a budget, as the access spec's, that a
+// busy machine cannot exhaust (a test that waits in vain fails on its own shorter deadline)
+describe('the console’s policies page', { timeout: 150_000 }, () => {
   let stack: ConsoleStack;
   let browser: ConsoleBrowser;
   let adminToken: string;
@@ -143,8 +145,12 @@ describe('the console’s policies page', () => {
     );
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
+    // the stack is stopped even when the browser's close fails (a crashed Chromium)
+    try {
+      await browser?.close();
+    } finally {
+      await stack?.stop();
+    }
   });
 
   it('shows every policy, its values and where they come from, searchable', async () => {

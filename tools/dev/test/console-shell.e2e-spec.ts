@@ -13,7 +13,9 @@ import { signIn } from './support/sign-in';
 // The console's shell on the real stack, in Chromium: signing in and out, the navigation each
 // role gets, refusals, the operators' tenant list; every page checked by axe-core and
 // photographed in both themes.
-describe('the console shell', () => {
+// each test drives several pages, axe-core on many: a budget, as the access spec's, that a
+// busy machine cannot exhaust (a test that waits in vain fails on its own shorter deadline)
+describe('the console shell', { timeout: 150_000 }, () => {
   let stack: ConsoleStack;
   let browser: ConsoleBrowser;
 
@@ -22,8 +24,12 @@ describe('the console shell', () => {
     browser = await ConsoleBrowser.launch(stack.dashboard);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
+    // the stack is stopped even when the browser's close fails (a crashed Chromium)
+    try {
+      await browser?.close();
+    } finally {
+      await stack?.stop();
+    }
   });
 
   it.each<Scheme>(['light', 'dark'])('the pages before a session (%s)', async (scheme) => {

@@ -16,7 +16,9 @@ import { bearerLogin, checkWith, graphql as graphqlAs, graphqlData } from './sup
 // expired ones on request, compares versions, rolls one back (the data plane then decides with the
 // value restored), exports and imports a document; a viewer gets no write buttons and the API
 // refuses their writes. Every page checked by axe-core and photographed in both themes.
-describe('the console’s overrides and policy versions', () => {
+// each test drives several pages, axe-core on many: a budget, as the access spec's, that a
+// busy machine cannot exhaust (a test that waits in vain fails on its own shorter deadline)
+describe('the console’s overrides and policy versions', { timeout: 150_000 }, () => {
   let stack: ConsoleStack;
   let browser: ConsoleBrowser;
   let adminToken: string;
@@ -79,8 +81,12 @@ describe('the console’s overrides and policy versions', () => {
     );
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
+    // the stack is stopped even when the browser's close fails (a crashed Chromium)
+    try {
+      await browser?.close();
+    } finally {
+      await stack?.stop();
+    }
   });
 
   /** Opens the new-override dialog and fills who it applies to. */
@@ -168,15 +174,29 @@ describe('the console’s overrides and policy versions', () => {
   });
 
   it('lists expired overrides only when asked', async () => {
+    // The API refuses an expiry in the past: 5 s ahead leaves a slow request room to arrive first.
     await data(
       `mutation ($tenantId: ID!, $expiresAt: DateTime!) {
         createOverride(input: { tenantId: $tenantId, policy: "api", identifier: "trial_user",
           rules: [{ name: "burst", capacity: 10 }], expiresAt: $expiresAt, reason: "trial" }) { version }
       }`,
-      { tenantId: stack.tenantId, expiresAt: new Date(Date.now() + 1500).toISOString() },
+      { tenantId: stack.tenantId, expiresAt: new Date(Date.now() + 5000).toISOString() },
       adminToken,
     );
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // then until the API itself counts it expired, rather than a guess of how long that takes
+    const live = async () =>
+      (
+        await data<{ overrides: { nodes: { identifier: string }[] } }>(
+          `query ($tenantId: ID!) {
+            overrides(tenantId: $tenantId, search: "trial_user", includeExpired: false) {
+              nodes { identifier }
+            }
+          }`,
+          { tenantId: stack.tenantId },
+          adminToken,
+        )
+      ).overrides.nodes;
+    await expect.poll(live, { timeout: 30_000, interval: 250 }).toEqual([]);
     const tracked = await browser.signedIn(stack.tenantAdmin);
     const { page } = tracked;
     await page.goto(`${overridesUrl()}?search=trial`);

@@ -139,12 +139,16 @@ export async function tenantOn(app: TestApp, token: string, planId: string): Pro
   return createTenant.id;
 }
 
-/** Polls until `condition` holds (at most `timeoutMs`). */
+/**
+ * Polls until `condition` holds (at most `timeoutMs`). The default is generous: what tests wait
+ * for (a publish, a data plane seeing it, a queued event) takes well under a second, but a busy
+ * CI machine may stall for seconds, and a deadline only costs time when the test fails anyway.
+ */
 export async function eventually<T>(
   what: string,
   probe: () => Promise<T>,
   condition: (value: T) => boolean,
-  timeoutMs = 5000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -39,12 +39,21 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
   let redis: TestRedis | undefined;
   let smtp: SmtpSink | undefined;
   let apps: AppGroup | undefined;
+  // every step runs even when one before it failed (Redis gone, say): nothing is left behind
   const stop = async () => {
-    await apps?.stop();
-    await smtp?.close();
-    await redis?.cleanup();
-    await db?.drop();
-    await rm(scratch, { recursive: true, force: true });
+    const failures: unknown[] = [];
+    for (const step of [
+      () => apps?.stop(),
+      () => smtp?.close(),
+      () => redis?.cleanup(),
+      () => db?.drop(),
+      () => rm(scratch, { recursive: true, force: true }),
+    ]) {
+      await Promise.resolve()
+        .then(step)
+        .catch((error: unknown) => failures.push(error));
+    }
+    if (failures.length > 0) throw failures[0];
   };
   try {
     db = await createTestDatabase();
@@ -93,7 +102,8 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       stop,
     };
   } catch (error) {
-    await stop();
+    // the cause of the failed start, not a cleanup's
+    await stop().catch(() => undefined);
     throw error;
   }
 }

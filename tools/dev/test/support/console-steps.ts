@@ -200,12 +200,18 @@ export async function storedTemplateRules(
  * Subscribes from inside `page`, as the console will: a graphql-transport-ws socket to the page's
  * own origin (the dashboard's server upgrades it to the control plane), the session cookie sent
  * by the browser and the CSRF token in the connection parameters. Resolves once the control plane
- * acknowledged the connection; the function it gives waits for the first event's data.
+ * acknowledged the connection; the function it gives waits for the first event's data, failing
+ * after `timeoutMs` (events come within a second or two: the default is far beyond 5 times that)
+ * rather than leaving the test to hang until its own timeout.
+ *
+ * The protocol says nothing once a subscription runs on the server: subscribe well before the
+ * action whose event is awaited, so the server has long set it up by then.
  */
 export async function subscribeInPage(
   page: Page,
   query: string,
   variables: Record<string, unknown>,
+  timeoutMs = 30_000,
 ): Promise<() => Promise<unknown>> {
   // a string, not a function: this package is compiled without the DOM's types
   await page.evaluate(`new Promise((acked, failed) => {
@@ -226,5 +232,9 @@ export async function subscribeInPage(
     });
     socket.onopen = () => socket.send(JSON.stringify({ type: 'connection_init', payload: { csrfToken } }));
   })`);
-  return () => page.evaluate('window.__sluiceEvent');
+  return () =>
+    page.evaluate(`Promise.race([
+      window.__sluiceEvent,
+      new Promise((_, late) => setTimeout(() => late(new Error('no event within ${timeoutMs} ms')), ${timeoutMs})),
+    ])`);
 }
