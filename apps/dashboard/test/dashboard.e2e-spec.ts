@@ -88,6 +88,8 @@ describe('dashboard server', () => {
     await page.waitForURL(/\/sign-in\?next=/);
     expect(new URL(page.url()).searchParams.get('next')).toBe('/tenants?status=ACTIVE');
     expect(await page.getByRole('heading', { level: 2 }).textContent()).toBe('Sign in');
+    // the mark the browser tests wait for before they type into a page
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
     // shown within a second: 10 s leaves a loaded machine room
     await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('Sign in · Sluice');
     await page.close();

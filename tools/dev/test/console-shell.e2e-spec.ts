@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoUser } from '../src/seed';
 import {
@@ -150,7 +151,11 @@ describe('the console shell', { timeout: 150_000 }, () => {
   it.each<Scheme>(['light', 'dark'])(
     'a person accepts an invitation by its mailed link, later resets a forgotten password (%s)',
     async (scheme) => {
-      const person: DemoUser = { email: `pat-${scheme}@demo.test`, password: 'first password 1' };
+      // a new address per attempt: a CI retry must not meet the first attempt's invitation
+      const person: DemoUser = {
+        email: `pat-${scheme}-${randomUUID().slice(0, 8)}@demo.test`,
+        password: 'first password 1',
+      };
       await graphqlData(
         stack,
         `mutation ($tenantId: ID!, $email: String!) {

@@ -3,7 +3,7 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { NuqsAdapter } from 'nuqs/adapters/next/app';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Provider as UrqlProvider } from 'urql';
 import { createGraphqlClient } from '@/lib/graphql-client';
 import { cssVariablesResolver, theme } from '@/theme';
@@ -12,6 +12,9 @@ import { cssVariablesResolver, theme } from '@/theme';
 export function Providers({ children }: { children: ReactNode }) {
   // one client per page load; created in the browser only (this tree renders there)
   const [client] = useState(createGraphqlClient);
+  // Marks the page as hydrated: browser tests wait for it before they type into a page the server
+  // rendered, since input sent before hydration is lost (a form submits natively, a field resets).
+  useEffect(() => document.documentElement.setAttribute('data-hydrated', ''), []);
   return (
     <MantineProvider
       theme={theme}

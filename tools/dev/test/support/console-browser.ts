@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { dataDir } from '../../src/paths';
 import type { DemoUser } from '../../src/seed';
-import { signIn } from './sign-in';
+import { hydrated, signIn } from './sign-in';
 
 export type Scheme = 'light' | 'dark';
 
@@ -73,7 +73,7 @@ export class ConsoleBrowser {
       viewport: { width: 1280, height: 800 },
       colorScheme: scheme,
     });
-    return new TrackedPage(await context.newPage(), scheme);
+    return new TrackedPage(awaitingHydration(await context.newPage()), scheme);
   }
 
   /** A fresh profile, signed in through the sign-in page. */
@@ -86,6 +86,33 @@ export class ConsoleBrowser {
   close(): Promise<void> {
     return this.browser.close();
   }
+}
+
+/**
+ * Makes each way a test reaches a new document (`goto`, `reload`, and `waitForURL` after a full
+ * navigation such as signing out) return only once the dashboard has hydrated it, so that no step
+ * types into a page that is not listening yet. After a client-side navigation the mark is already
+ * there and the wait is instant.
+ */
+function awaitingHydration(page: Page): Page {
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  const waitForURL = page.waitForURL.bind(page);
+  page.goto = async (...args) => {
+    const response = await goto(...args);
+    await hydrated(page);
+    return response;
+  };
+  page.reload = async (...args) => {
+    const response = await reload(...args);
+    await hydrated(page);
+    return response;
+  };
+  page.waitForURL = async (...args) => {
+    await waitForURL(...args);
+    await hydrated(page);
+  };
+  return page;
 }
 
 /** axe-core on the page as it is: no serious or critical violation (WCAG 2 A and AA rules). */
