@@ -188,6 +188,8 @@ describe('the console shell', { timeout: 150_000 }, () => {
       await page.waitForURL(/\/sign-in$/);
 
       await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      // the sign-in page has an Email field too: fill the reset page's, once it has replaced it
+      await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
       await page.getByLabel(/^Email/).fill(person.email);
       await page.getByRole('button', { name: 'Send the link' }).click();
       // the request was made: the page says so before any mail is awaited

@@ -112,7 +112,8 @@ describe('the end summary of npm test', () => {
       wallMs: 1000,
     }).join('\n');
     expect(text).toContain(
-      'RETRIED @sluice/worker apps/worker/test/webhooks-delivery.spec.ts › webhook delivery › delivers every event once (passed on retry 1)',
+      'RETRIED @sluice/worker apps/worker/test/webhooks-delivery.spec.ts › webhook delivery › delivers every event once (passed on retry 1)\n' +
+        '    first attempt: expected { inFlight: 1 } to match object { inFlight: 0 } at apps/worker/test/webhooks-delivery.spec.ts:77:19',
     );
     expect(text).toContain(
       'FAILED @sluice/worker apps/worker/test/http.spec.ts\n    Hook timed out in 60000ms\n    at apps/worker/test/http.spec.ts:12:3',
@@ -156,8 +157,8 @@ describe('the end summary of npm test', () => {
     expect(lines.length).toBeLessThanOrEqual(60);
     expect(lines).toContain('FAILED prettier --check: README.md (fix with `npm run format`)');
     expect(lines).toContain('… and 15 more failures (FAIL lines above)');
-    expect(lines).toContain("… and 16 more retried (the runners' output above)");
-    expect(lines).toContain("… and 6 more failed tasks (Nx's list above)");
+    expect(lines).toContain("… and 17 more retried (the runners' output above)");
+    expect(lines).toContain("… and 7 more failed tasks (Nx's list above)");
     expect(lines.filter((line) => line.startsWith('    error '))).toHaveLength(10);
     expect(lines.filter((line) => line.startsWith('  ') && line.includes(' s  '))).toHaveLength(10);
   });

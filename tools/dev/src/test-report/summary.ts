@@ -17,13 +17,13 @@ export interface SummaryInput {
 }
 
 /**
- * The end summary fits in CI's last 60 lines however much failed (2 + 2 + 5×4 + 1 + 5 + 7 + 2×5 +
- * 11 + 1 at most): the rest of a long failure list is in the runners' output above it.
+ * The end summary fits in CI's last 60 lines however much failed (2 + 2 + 5×4 + 1 + 3×2 + 1 + 6 +
+ * 2×5 + 11 + 1 at most): the rest of a long failure list is in the runners' output above it.
  */
 const MAX_FAILED_TESTS = 5;
 const ERROR_LINES = 2;
-const MAX_RETRIED = 4;
-const MAX_TASKS = 6;
+const MAX_RETRIED = 3;
+const MAX_TASKS = 5;
 const MAX_TASK_TAILS = 2;
 const TASK_TAIL_LINES = 5;
 const SLOWEST_FILES = 10;
@@ -77,7 +77,7 @@ export function formatSummary(input: SummaryInput): string[] {
   for (const failure of input.setupFailures) out.push(`FAILED ${failure}`);
 
   const failed: string[][] = [];
-  const retried: string[] = [];
+  const retried: string[][] = [];
   const projectsWithFailures = new Set<string>();
   for (const run of input.records) {
     for (const file of run.files) {
@@ -91,7 +91,15 @@ export function formatSummary(input: SummaryInput): string[] {
           failed.push([`FAILED ${title}`, ...test.errors.slice(0, 1).flatMap(errorLines)]);
           projectsWithFailures.add(`${run.project}:${run.target}`);
         } else if (test.state === 'passed' && test.retries > 0) {
-          retried.push(`RETRIED ${title} (passed on retry ${test.retries})`);
+          // what the failed attempt said: a flaky test is fixed from this line
+          const first = test.errors[0];
+          const why = first
+            ? `${first.message.split('\n')[0] ?? ''}${first.at ? ` at ${first.at}` : ''}`
+            : '';
+          retried.push([
+            `RETRIED ${title} (passed on retry ${test.retries})`,
+            ...(why ? [`    first attempt: ${clip(why)}`] : []),
+          ]);
         }
       }
     }
@@ -104,7 +112,7 @@ export function formatSummary(input: SummaryInput): string[] {
   if (failed.length > MAX_FAILED_TESTS) {
     out.push(`… and ${failed.length - MAX_FAILED_TESTS} more failures (FAIL lines above)`);
   }
-  out.push(...retried.slice(0, MAX_RETRIED));
+  out.push(...retried.slice(0, MAX_RETRIED).flat());
   if (retried.length > MAX_RETRIED) {
     out.push(`… and ${retried.length - MAX_RETRIED} more retried (the runners' output above)`);
   }
