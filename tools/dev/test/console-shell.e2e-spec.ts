@@ -80,12 +80,16 @@ describe('the console shell', { timeout: 150_000 }, () => {
       await page.getByRole('link', { name: 'Demo Inc.' }).click();
       await page.getByRole('heading', { name: 'Demo Inc.' }).waitFor();
       await page.getByText(/version \d+/).waitFor();
+      // its live traffic, once the first snapshot came
+      await page.getByText(/^In total: /).waitFor();
       await expectAccessible(tracked, 'tenant');
       await screenshot(tracked, 'tenant');
 
       await page.getByRole('button', { name: /^Account of/ }).click();
       await page.getByRole('menuitem', { name: 'Account and password' }).click();
       await page.getByRole('heading', { name: 'Your account' }).waitFor();
+      // the user menu closes with a transition: axe would read its emptied dropdown
+      await page.getByRole('menu').waitFor({ state: 'hidden' });
       await expectAccessible(tracked, 'account');
       await screenshot(tracked, 'account');
       tracked.expectClean();

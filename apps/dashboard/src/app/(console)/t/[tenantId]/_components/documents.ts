@@ -1,0 +1,71 @@
+import { graphql } from '@/generated/gql';
+
+export const TenantOverviewDocument = graphql(`
+  query TenantOverview($id: ID!) {
+    tenant(id: $id) {
+      id
+      name
+      slug
+      status
+      createdAt
+      plan {
+        id
+        name
+        slug
+      }
+      publication {
+        version
+        redisVersion
+        pending
+      }
+    }
+  }
+`);
+
+/** Each published policy's last seconds and last minute, every second. */
+export const LiveUsageDocument = graphql(`
+  subscription LiveUsage($tenantId: ID!) {
+    usageUpdated(tenantId: $tenantId) {
+      at
+      policies {
+        policy
+        seconds {
+          at
+          allowed
+          denied
+          shadowDenied
+          candidateDenied
+        }
+        lastMinute {
+          allowed
+          denied
+          shadowDenied
+          candidateDenied
+          failOpen
+          deniedByRule {
+            rule
+            count
+          }
+        }
+      }
+    }
+  }
+`);
+
+/** One policy's outcomes over a range, per second up to per day. */
+export const UsageChartDocument = graphql(`
+  query UsageChart($input: UsageSeriesInput!) {
+    usageSeries(input: $input) {
+      from
+      to
+      resolution
+      points {
+        at
+        allowed
+        denied
+        shadowDenied
+        candidateDenied
+      }
+    }
+  }
+`);
