@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver, Modal, Notification } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, Drawer, Modal, Notification } from '@mantine/core';
 
 /**
  * One theme for both color schemes, with colors that pass WCAG AA contrast (4.5:1 for text):
@@ -18,6 +18,7 @@ export const theme = createTheme({
   components: {
     // Mantine's close button (an ×) has no accessible name of its own
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     // the notifications a save shows, e.g. "Your values of api are saved."
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } },

@@ -60,7 +60,7 @@ export interface AnswerEnd {
 export interface Connections {
   /** Accepted so far. */
   opened: number;
-  /** Open now. */
+  /** Open now: accepted, and neither ended nor reset by the sender. */
   open: number;
   /** Most open at once. */
   maxOpen: number;
@@ -158,10 +158,20 @@ server.on('connection', (socket) => {
   connections.open += 1;
   connections.maxOpen = Math.max(connections.maxOpen, connections.open);
   parentPort.postMessage({ kind: 'connections', connections });
-  socket.on('close', () => {
-    sockets.delete(socket);
+  // The sender has let go once its end or reset arrives; 'close' comes a loop turn later, when
+  // the sender may already have opened the next connection in the slot it freed.
+  let held = true;
+  const released = () => {
+    if (!held) return;
+    held = false;
     connections.open -= 1;
     parentPort.postMessage({ kind: 'connections', connections });
+  };
+  socket.on('end', released);
+  socket.on('error', released);
+  socket.on('close', () => {
+    sockets.delete(socket);
+    released();
   });
 });
 parentPort.on('message', (message) => {

@@ -18,6 +18,8 @@ import { chartTotal } from './support/live-chart';
 
 /** The issue's goal for a live view to show a check is 3 s; a test waits 5 times that. */
 const LIVE_DEADLINE_MS = 15_000;
+/** The breakdown is read again every 5 s; waited 5 times that. */
+const BREAKDOWN_DEADLINE_MS = 25_000;
 /** A removed member's stream is to end within 5 s; waited 5 times that. */
 const REMOVAL_DEADLINE_MS = 25_000;
 
@@ -71,6 +73,21 @@ describe('the tenant overview’s live traffic', { timeout: 150_000 }, () => {
       .poll(() => chartTotal(page, 'api', 'denied'), { timeout: LIVE_DEADLINE_MS })
       .toBe(before + denied);
     expect(await chartTotal(page, 'api', 'allowed')).toBeGreaterThanOrEqual(20 - denied);
+    // why: every one of them by the burst rule, for the reason "rule"
+    const why = page.getByRole('region', { name: 'Why api denied' });
+    const byRule = why.getByRole('table', { name: 'Denied by rule' });
+    await expect
+      .poll(
+        async () => (await byRule.getByRole('row', { name: /^burst/ }).allTextContents()).join(),
+        {
+          timeout: BREAKDOWN_DEADLINE_MS,
+        },
+      )
+      .toMatch(new RegExp(`^burst${before + denied}100%$`));
+    await why
+      .getByRole('table', { name: 'Denied by reason' })
+      .getByRole('row', { name: /^Rule/ })
+      .waitFor();
     // the card reads the same minute
     await page
       .getByRole('button', { name: /^api/ })
@@ -78,6 +95,8 @@ describe('the tenant overview’s live traffic', { timeout: 150_000 }, () => {
       .waitFor();
     await expectAccessible(admin, 'overview');
     await screenshot(admin, 'overview');
+    await why.scrollIntoViewIfNeeded();
+    await screenshot(admin, 'overview-why-denied');
     admin.expectClean();
   });
 

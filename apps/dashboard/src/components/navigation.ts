@@ -20,6 +20,7 @@ export const operatorNav: NavItem[] = [
 export const tenantNav: NavItem[] = [
   { label: 'Overview', path: '' },
   { label: 'Policies', path: '/policies' },
+  { label: 'Request log', path: '/log' },
   { label: 'Overrides', path: '/overrides' },
   { label: 'Versions', path: '/versions' },
   { label: 'API keys', path: '/keys' },

@@ -6,7 +6,8 @@ import { formatNumber } from '@/lib/format';
 /** What the pager reads of a GraphQL connection. */
 export interface PagedConnection {
   nodes: readonly unknown[];
-  totalCount: number;
+  /** Absent for a list that is not counted (a log): the pager says how many are shown. */
+  totalCount?: number;
   pageInfo: { hasNextPage: boolean; endCursor?: string | null };
 }
 
@@ -26,13 +27,15 @@ export function Pager({
   onAfterChange: (after: string | null) => void;
   noun: string;
 }) {
-  if (!connection || connection.totalCount === 0) return null;
+  const total = connection?.totalCount ?? connection?.nodes.length;
+  if (!connection || total === 0) return null;
   const { endCursor, hasNextPage } = connection.pageInfo;
   return (
     <Group justify="space-between" mt="md">
       <Text size="sm" c="dimmed">
-        {formatNumber(connection.nodes.length)} shown of {formatNumber(connection.totalCount)}{' '}
-        {noun}
+        {connection.totalCount === undefined
+          ? `${formatNumber(connection.nodes.length)} ${noun} shown`
+          : `${formatNumber(connection.nodes.length)} shown of ${formatNumber(connection.totalCount)} ${noun}`}
       </Text>
       <Group gap="xs">
         {after && (

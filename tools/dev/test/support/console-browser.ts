@@ -115,8 +115,20 @@ function awaitingHydration(page: Page): Page {
   return page;
 }
 
-/** axe-core on the page as it is: no serious or critical violation (WCAG 2 A and AA rules). */
+/**
+ * Waits until no finite CSS transition or animation runs (a dialog, drawer or popover still
+ * fading in): axe would measure half-faded colours and a screenshot would catch it mid-way. A
+ * loader's endless spin does not count.
+ */
+export async function transitionsDone(page: Page): Promise<void> {
+  await page.waitForFunction(
+    `document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)`,
+  );
+}
+
+/** axe-core on the page once it is still: no serious or critical violation (WCAG 2 A and AA). */
 export async function expectAccessible(tracked: TrackedPage, what: string): Promise<void> {
+  await transitionsDone(tracked.page);
   const results = await new AxeBuilder({ page: tracked.page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
@@ -135,5 +147,6 @@ export async function expectAccessible(tracked: TrackedPage, what: string): Prom
 
 /** Writes `<name>-<scheme>.png` (1280×800, the viewport) for docs/screenshots/. */
 export async function screenshot(tracked: TrackedPage, name: string): Promise<void> {
+  await transitionsDone(tracked.page);
   await tracked.page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${tracked.scheme}.png`) });
 }

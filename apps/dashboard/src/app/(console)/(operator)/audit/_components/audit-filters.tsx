@@ -1,55 +1,22 @@
 'use client';
 
 import { Autocomplete, Button, Select, SimpleGrid, TextInput } from '@mantine/core';
-import { DateTimePicker, type DateTimePickerProps } from '@mantine/dates';
 import { useDebouncedCallback } from '@mantine/hooks';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useQuery } from 'urql';
-import { formatDateTime } from '@/lib/format';
+import { TimeRangePickers, type TimePreset } from '@/components/time-range-pickers';
 import type { AuditFilterChange, AuditFilters as Filters } from '../_hooks/use-audit-filters';
 import { ActorChoicesDocument, AuditTenantChoicesDocument } from './documents';
 import { RemoteSelect, type Choice } from './remote-select';
 import { ACTION_SUGGESTIONS, ENTITY_TYPES } from './vocabulary';
 
-/** The picker's own value format: local wall time. */
-const PICKER_FORMAT = 'YYYY-MM-DD HH:mm:ss';
-const toPicker = (date: Date | null) => (date ? dayjs(date).format(PICKER_FORMAT) : null);
-const fromPicker = (value: string | null) => (value ? dayjs(value).toDate() : null);
-
-/**
- * What both time pickers share: names for their icon buttons and time fields (screen readers),
- * days of other months and weekends drawn as other days (Mantine's dimmed and red ones do not
- * contrast enough, and a log has no weekends), the reader's date and time format.
- */
-const pickerProps: Partial<DateTimePickerProps> = {
-  ariaLabels: {
-    previousMonth: 'Previous month',
-    nextMonth: 'Next month',
-    previousYear: 'Previous year',
-    nextYear: 'Next year',
-    previousDecade: 'Previous decade',
-    nextDecade: 'Next decade',
-  },
-  timePickerProps: { hoursInputLabel: 'Hours', minutesInputLabel: 'Minutes' },
-  submitButtonProps: { 'aria-label': 'Apply' },
-  hideOutsideDates: true,
-  weekendDays: [],
-  valueFormat: (value: string) => formatDateTime(dayjs(value).toDate()),
-  clearable: true,
-};
-
-/** Quick starts and ends of a range, relative to now. */
-function timePresets() {
-  const ago = (amount: number, unit: 'hour' | 'day') =>
-    dayjs().subtract(amount, unit).format(PICKER_FORMAT);
-  return [
-    { value: ago(1, 'hour'), label: '1 hour ago' },
-    { value: ago(1, 'day'), label: '24 hours ago' },
-    { value: ago(7, 'day'), label: '7 days ago' },
-    { value: ago(30, 'day'), label: '30 days ago' },
-  ];
-}
+/** Quick starts and ends of a range. */
+const TIME_PRESETS: TimePreset[] = [
+  { amount: 1, unit: 'hour', label: '1 hour ago' },
+  { amount: 1, unit: 'day', label: '24 hours ago' },
+  { amount: 7, unit: 'day', label: '7 days ago' },
+  { amount: 30, unit: 'day', label: '30 days ago' },
+];
 
 function useActorChoices(search: string | null): Choice[] {
   const [{ data }] = useQuery({ query: ActorChoicesDocument, variables: { search } });
@@ -88,9 +55,6 @@ export function AuditFilters({
     (value: string) => setFilter({ entityId: value.trim() }),
     400,
   );
-  const presets = timePresets();
-  // no entry comes from the future
-  const now = new Date();
   const entityTypes: string[] = [...ENTITY_TYPES];
   if (filters.entityType && !entityTypes.includes(filters.entityType)) {
     entityTypes.push(filters.entityType);
@@ -150,24 +114,11 @@ export function AuditFilters({
           updateEntityId(event.currentTarget.value);
         }}
       />
-      <DateTimePicker
-        label="From"
-        placeholder="Any time"
-        value={toPicker(filters.from)}
-        onChange={(value) => setFilter({ from: fromPicker(value) })}
-        presets={presets}
-        maxDate={filters.to ?? now}
-        {...pickerProps}
-      />
-      <DateTimePicker
-        label="To"
-        placeholder="Now"
-        value={toPicker(filters.to)}
-        onChange={(value) => setFilter({ to: fromPicker(value) })}
-        presets={presets}
-        minDate={filters.from ?? undefined}
-        maxDate={now}
-        {...pickerProps}
+      <TimeRangePickers
+        from={filters.from}
+        to={filters.to}
+        presets={TIME_PRESETS}
+        onChange={setFilter}
       />
       {filtered && (
         <Button variant="subtle" onClick={clearAll} mt="auto" w="fit-content">

@@ -32,7 +32,6 @@ export function EntryDrawer({
       position="right"
       size="xl"
       title={entry && <Text fw={700}>{entry.action}</Text>}
-      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       {entry && <EntryDetails entry={entry} tenantName={tenantName} onFilter={onFilter} />}
     </Drawer>

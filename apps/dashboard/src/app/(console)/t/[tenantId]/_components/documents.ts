@@ -69,3 +69,30 @@ export const UsageChartDocument = graphql(`
     }
   }
 `);
+
+/** Each policy's totals over a range: the "why denied" breakdowns. */
+export const UsageBreakdownDocument = graphql(`
+  query UsageBreakdown($tenantId: ID!, $from: DateTime!, $to: DateTime!) {
+    usageTotals(tenantId: $tenantId, from: $from, to: $to) {
+      policy
+      denied
+      failOpen
+      deniedByRule {
+        rule
+        count
+      }
+      deniedByReason {
+        reason
+        count
+      }
+      shadowDeniedByRule {
+        rule
+        count
+      }
+      candidateDeniedByRule {
+        rule
+        count
+      }
+    }
+  }
+`);

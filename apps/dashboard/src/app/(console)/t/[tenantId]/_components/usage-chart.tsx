@@ -6,7 +6,13 @@ import type { CombinedError } from 'urql';
 import { QueryState } from '@/components/query-state';
 import { formatNumber } from '@/lib/format';
 import type { ChartRow } from '../_hooks/use-usage-chart';
-import { RANGE_SPECS, RANGES, type Range, type UsageCounts } from './usage-series';
+import {
+  rangeWithResolution,
+  RANGE_SPECS,
+  RANGES,
+  type Range,
+  type UsageCounts,
+} from './usage-series';
 
 /** The four outcomes in the chart, each in its own colour. */
 const SERIES = [
@@ -15,14 +21,6 @@ const SERIES = [
   { name: 'shadowDenied', label: 'Shadow-denied', color: 'orange.5' },
   { name: 'candidateDenied', label: 'Candidate-denied', color: 'violet.5' },
 ] as const;
-
-const RANGE_WORDS: Record<Range, string> = {
-  '15m': 'the last 15 minutes, per second',
-  '1h': 'the last hour, per minute',
-  '24h': 'the last day, per hour',
-  '7d': 'the last week, per hour',
-  '90d': 'the last 90 days, per day',
-};
 
 /** What the chart shows, in words (the figures a reader, or a test, can read off). */
 function summary(totals: UsageCounts): string {
@@ -65,7 +63,7 @@ export function UsageChart(props: {
             )}
           </Group>
           <Text size="sm" c="dimmed">
-            Over {RANGE_WORDS[range]}.
+            Over {rangeWithResolution(range)}.
           </Text>
         </div>
         <Group gap="md">

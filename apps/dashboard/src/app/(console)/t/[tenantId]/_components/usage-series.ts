@@ -28,14 +28,43 @@ export type Range = (typeof RANGES)[number];
  */
 export const RANGE_SPECS: Record<
   Range,
-  { label: string; seconds: number; resolution: Resolution; live: boolean }
+  { label: string; words: string; seconds: number; resolution: Resolution; live: boolean }
 > = {
-  '15m': { label: '15 min', seconds: 900, resolution: 'SECOND', live: true },
-  '1h': { label: 'Hour', seconds: 3600, resolution: 'MINUTE', live: false },
-  '24h': { label: 'Day', seconds: 86_400, resolution: 'HOUR', live: false },
-  '7d': { label: 'Week', seconds: 7 * 86_400, resolution: 'HOUR', live: false },
-  '90d': { label: '90 days', seconds: 90 * 86_400, resolution: 'DAY', live: false },
+  '15m': {
+    label: '15 min',
+    words: 'the last 15 minutes',
+    seconds: 900,
+    resolution: 'SECOND',
+    live: true,
+  },
+  '1h': { label: 'Hour', words: 'the last hour', seconds: 3600, resolution: 'MINUTE', live: false },
+  '24h': { label: 'Day', words: 'the last day', seconds: 86_400, resolution: 'HOUR', live: false },
+  '7d': {
+    label: 'Week',
+    words: 'the last week',
+    seconds: 7 * 86_400,
+    resolution: 'HOUR',
+    live: false,
+  },
+  '90d': {
+    label: '90 days',
+    words: 'the last 90 days',
+    seconds: 90 * 86_400,
+    resolution: 'DAY',
+    live: false,
+  },
 };
+
+const PER: Record<Resolution, string> = {
+  SECOND: 'second',
+  MINUTE: 'minute',
+  HOUR: 'hour',
+  DAY: 'day',
+};
+
+/** A range in words with its resolution: "the last hour, per minute". */
+export const rangeWithResolution = (range: Range) =>
+  `${RANGE_SPECS[range].words}, per ${PER[RANGE_SPECS[range].resolution]}`;
 
 /** Seconds the live chart shows (and the live series keeps). */
 export const LIVE_SECONDS = RANGE_SPECS['15m'].seconds;

@@ -36,13 +36,15 @@ import { useOverrideFilters } from './_hooks/use-override-filters';
 
 const LIST_CONTEXT = { additionalTypenames: ['Override'] };
 
-type Dialog = { kind: 'create' } | { kind: 'edit' | 'delete'; override: OverrideRow };
+type Dialog =
+  | { kind: 'create'; preset?: { policy: string; identifier: string } }
+  | { kind: 'edit' | 'delete'; override: OverrideRow };
 
 export default function OverridesPage() {
   const { tenantId } = useParams<{ tenantId: string }>();
   const { canWrite, isOperator } = useSession();
   const writer = canWrite(tenantId);
-  const { filters, setFilter, setAfter } = useOverrideFilters();
+  const { filters, setFilter, setAfter, dismissNew } = useOverrideFilters();
   const [search, setSearch] = useState(filters.search);
   const updateSearch = useDebouncedCallback((value: string) => setFilter({ search: value }), 300);
   const [dialog, setDialog] = useState<Dialog>();
@@ -64,8 +66,19 @@ export default function OverridesPage() {
   const overrides = data?.overrides;
   const filtered = Boolean(filters.search || filters.policy);
 
-  const saved = ({ message, countersReset }: OverrideSaved) => {
+  // a form the URL asks for (from the request log), once the policies are known
+  const requested: Dialog | undefined =
+    writer && filters.new && policies.data
+      ? { kind: 'create', preset: { policy: filters.new, identifier: filters.for ?? '' } }
+      : undefined;
+  const shown = dialog ?? requested;
+  const closeDialog = () => {
     setDialog(undefined);
+    if (requested) dismissNew();
+  };
+
+  const saved = ({ message, countersReset }: OverrideSaved) => {
+    closeDialog();
     setResets(countersReset);
     notifications.show({ message });
   };
@@ -219,21 +232,22 @@ export default function OverridesPage() {
         onAfterChange={setAfter}
         noun={filters.expired ? 'overrides' : 'active overrides'}
       />
-      {dialog?.kind !== 'delete' && dialog && (
+      {shown && shown.kind !== 'delete' && (
         <OverrideFormModal
           tenantId={tenantId}
           policies={policyList}
           operator={isOperator}
-          existing={dialog.kind === 'edit' ? dialog.override : undefined}
-          onClose={() => setDialog(undefined)}
+          existing={shown.kind === 'edit' ? shown.override : undefined}
+          preset={shown.kind === 'create' ? shown.preset : undefined}
+          onClose={closeDialog}
           onSaved={saved}
         />
       )}
-      {dialog?.kind === 'delete' && (
+      {shown?.kind === 'delete' && (
         <DeleteOverrideModal
-          override={dialog.override}
-          policy={policyList.find((p) => p.id === dialog.override.policyId)}
-          onClose={() => setDialog(undefined)}
+          override={shown.override}
+          policy={policyList.find((p) => p.id === shown.override.policyId)}
+          onClose={closeDialog}
           onDeleted={saved}
         />
       )}

@@ -88,6 +88,7 @@ export function OverrideFormModal({
   policies,
   operator,
   existing,
+  preset,
   onClose,
   onSaved,
 }: {
@@ -95,6 +96,8 @@ export function OverrideFormModal({
   policies: readonly OverridablePolicy[];
   operator: boolean;
   existing?: OverrideRow | undefined;
+  /** A new override's policy and exact identifier, filled in (from a request log entry). */
+  preset?: { policy: string; identifier: string } | undefined;
   onClose: () => void;
   onSaved: (saved: OverrideSaved) => void;
 }) {
@@ -110,12 +113,13 @@ export function OverrideFormModal({
       ).map((rule) => ({ rule: rule.name, params: rule.params.map((p) => p.name) })),
       values,
     );
-  const initialPolicy = existing?.policy ?? policies[0]?.name ?? '';
+  const presetPolicy = policies.some((p) => p.name === preset?.policy) ? preset?.policy : undefined;
+  const initialPolicy = existing?.policy ?? presetPolicy ?? policies[0]?.name ?? '';
   const form = useForm<Values>({
     initialValues: {
       policy: initialPolicy,
       match: existing?.match ?? 'EXACT',
-      identifier: existing ? existing.identifier.replace(/\*$/, '') : '',
+      identifier: existing ? existing.identifier.replace(/\*$/, '') : (preset?.identifier ?? ''),
       rules: fieldsOf(initialPolicy, existing && ruleValuesOf(existing.rules)),
       expiresAt: existing?.expiresAt ? dayjs(existing.expiresAt).format(PICKER_FORMAT) : null,
       reason: existing?.reason ?? '',

@@ -1,0 +1,51 @@
+/**
+ * The engine's reason codes (`DecisionReason` in libs/engine), in the words the log uses: the
+ * reason filter's choices and each entry's explanation.
+ */
+export const REASONS: readonly { code: string; label: string; explains: string }[] = [
+  { code: 'allowed', label: 'Allowed', explains: 'Every rule had room.' },
+  { code: 'rule', label: 'Rule', explains: 'A rule of the policy had no room for this cost.' },
+  {
+    code: 'local',
+    label: 'Local limit',
+    explains:
+      'The data plane’s local limiter refused it before Redis (the identifier was far over its limit).',
+  },
+  {
+    code: 'shadow',
+    label: 'Shadow',
+    explains:
+      'Allowed because the policy runs in shadow mode; enforced, a rule would have denied it.',
+  },
+  {
+    code: 'fail-open',
+    label: 'Fail-open',
+    explains: 'Redis did not answer and the policy fails open: allowed unchecked.',
+  },
+  {
+    code: 'fail-closed',
+    label: 'Fail-closed',
+    explains: 'Redis did not answer and the policy fails closed: denied unchecked.',
+  },
+  {
+    code: 'suspended',
+    label: 'Suspended',
+    explains: 'The tenant is suspended: every check is denied.',
+  },
+];
+
+export function reasonLabel(code: string): string {
+  return REASONS.find((r) => r.code === code)?.label ?? code;
+}
+
+export function reasonExplained(code: string): string {
+  return REASONS.find((r) => r.code === code)?.explains ?? `The engine’s reason: ${code}.`;
+}
+
+/** Ms as a person reads a wait: "never" for -1, else ms under a second, seconds, or minutes. */
+export function formatWait(ms: number): string {
+  if (ms < 0) return 'never';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  return `${(ms / 60_000).toFixed(1)} min`;
+}
