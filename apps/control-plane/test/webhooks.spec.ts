@@ -59,6 +59,7 @@ const QUEUE = /* GraphQL */ `
         dead
         oldestWaitingMs
         pausedUntil
+        timeToDrainMs
         recentDeliveries {
           eventId
           attempt
@@ -77,8 +78,8 @@ const QUEUE = /* GraphQL */ `
 `;
 const REPLAY_ONE = `mutation ReplayOne($endpointId: ID!, $eventId: ID!) {
   replayWebhookDeadLetter(endpointId: $endpointId, eventId: $eventId) { replayed missing remaining } }`;
-const REPLAY_ALL = `mutation ReplayAll($endpointId: ID!) {
-  replayWebhookDeadLetters(endpointId: $endpointId) { replayed missing remaining } }`;
+const REPLAY_ALL = `mutation ReplayAll($endpointId: ID!, $since: DateTime) {
+  replayWebhookDeadLetters(endpointId: $endpointId, since: $since) { replayed missing remaining } }`;
 
 interface Endpoint {
   id: string;
@@ -385,7 +386,8 @@ describe('webhook endpoints over GraphQL', () => {
     });
   });
 
-  it('shows the queue and replays dead letters, one or all, audited', async () => {
+  it('shows the queue and replays dead letters, one, since a time or all, audited', async () => {
+    const startedAt = new Date();
     const { endpoint } = dataOf(await create({ maxAttempts: 1 })).createWebhookEndpoint;
     await publish(tenantA.id);
     const published = (await readWebhookEndpoint(
@@ -482,6 +484,8 @@ describe('webhook endpoints over GraphQL', () => {
       dead: 2,
     });
     expect(view['oldestWaitingMs']).toEqual(expect.any(Number));
+    // one event waits, at 5 per second, and no pause (2 failures in a row, the threshold is 100)
+    expect(view['timeToDrainMs']).toBe(200);
     expect(view['recentDeliveries']).toHaveLength(2);
     expect(view['deadLetters']).toEqual(
       expect.arrayContaining(
@@ -504,20 +508,32 @@ describe('webhook endpoints over GraphQL', () => {
     expect(await (await queue.getJob(dead[0]!))!.getState()).toMatch(
       /^(waiting|delayed|prioritized)$/,
     );
-    const all = await app.graphql<{
-      replayWebhookDeadLetters: { replayed: string[]; missing: string[] };
-    }>(REPLAY_ALL, { endpointId: endpoint.id }, as('operator'));
-    expect(dataOf(all.body).replayWebhookDeadLetters).toEqual({
-      replayed: [dead[1]],
+    const replayAll = async (since?: Date) =>
+      dataOf(
+        (
+          await app.graphql<{
+            replayWebhookDeadLetters: { replayed: string[]; missing: string[] };
+          }>(
+            REPLAY_ALL,
+            { endpointId: endpoint.id, since: since?.toISOString() ?? null },
+            as('operator'),
+          )
+        ).body,
+      ).replayWebhookDeadLetters;
+    // none died after a time to come
+    expect(await replayAll(new Date(Date.now() + 60_000))).toEqual({
+      replayed: [],
       missing: [],
-      remaining: 0,
+      remaining: 1,
     });
+    expect(await replayAll(startedAt)).toEqual({ replayed: [dead[1]], missing: [], remaining: 0 });
     expect(await app.redis.redis.zcard(keys.dead)).toBe(0);
+    expect(await replayAll()).toEqual({ replayed: [], missing: [], remaining: 0 });
     expect(
       await app.prisma.auditLog.count({
         where: { entityId: endpoint.id, action: 'webhook_endpoint.replay' },
       }),
-    ).toBe(2);
+    ).toBe(4);
     // an event of this endpoint that is not dead replays nothing
     const notDead = await app.graphql<{
       replayWebhookDeadLetter: { replayed: string[]; missing: string[] };

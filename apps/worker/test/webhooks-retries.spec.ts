@@ -115,7 +115,7 @@ describe('webhook retries', () => {
         world.redis.prefix,
         endpoint.tenantId,
         'wh_other',
-        [eventId!],
+        { eventIds: [eventId!] },
       ),
     ).toEqual({ replayed: [], missing: [eventId], remaining: 0 });
     const replay = await replayDeadLetters(

@@ -89,7 +89,7 @@ export {
   type WebhookEndpointSettings,
 } from './settings';
 export { signatureHeader, signedHeaders } from './signing';
-export { readQueueStats, type QueueStats } from './stats';
+export { drainEstimateMs, readQueueStats, type QueueStats } from './stats';
 export {
   listPublishedEndpoints,
   listTenantEndpoints,

@@ -16,8 +16,8 @@ export interface ReplayOutcome {
 export const REPLAY_BATCH = 1000;
 
 /**
- * Sends dead letters back to the queue (the endpoint's oldest REPLAY_BATCH, or those named, at
- * most REPLAY_BATCH): each keeps its event id and body and gets a new run of `maxAttempts`
+ * Sends dead letters back to the queue (the endpoint's oldest REPLAY_BATCH, or those that died
+ * at or after `since` (ms), or those named, at most REPLAY_BATCH): each keeps its event id and body and gets a new run of `maxAttempts`
  * attempts, numbered after the earlier ones. Only the endpoint's own dead letters are touched, so ids of another endpoint or tenant
  * replay nothing. Replays join the endpoint's dispatch schedule, so they go out at its rate.
  */
@@ -27,13 +27,17 @@ export async function replayDeadLetters(
   prefix: string,
   tenantId: string,
   endpointId: string,
-  eventIds?: readonly string[],
+  selection: { eventIds?: readonly string[]; since?: number } = {},
 ): Promise<ReplayOutcome> {
   const keys = endpointKeys(prefix, tenantId, endpointId);
-  const listed = (eventIds ?? (await redis.zrange(keys.dead, 0, REPLAY_BATCH - 1))).slice(
-    0,
-    REPLAY_BATCH,
-  );
+  const { eventIds, since } = selection;
+  // the dead letters' scores are when they died
+  const listed = (
+    eventIds ??
+    (since === undefined
+      ? await redis.zrange(keys.dead, 0, REPLAY_BATCH - 1)
+      : await redis.zrangebyscore(keys.dead, since, '+inf', 'LIMIT', 0, REPLAY_BATCH))
+  ).slice(0, REPLAY_BATCH);
   const outcome: ReplayOutcome = { replayed: [], missing: [], remaining: 0 };
   if (listed.length === 0) {
     outcome.remaining = await redis.zcard(keys.dead);

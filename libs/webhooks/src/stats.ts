@@ -22,6 +22,22 @@ export interface QueueStats {
   consecutiveFailures: number;
 }
 
+/**
+ * Ms until `events` more than the queue holds now (0: just the queue) have left at the endpoint's
+ * constant rate, after the pause it is in: what a waiting queue takes to drain, or when a replay
+ * of `events` dead letters would be delivered if every attempt succeeds.
+ */
+export function drainEstimateMs(
+  queue: Pick<QueueStats, 'depth' | 'pausedUntil'>,
+  leakRatePerSec: number,
+  now: number,
+  events = 0,
+): number {
+  const paused = queue.pausedUntil === null ? 0 : Math.max(0, queue.pausedUntil - now);
+  const queued = queue.depth + events;
+  return queued === 0 ? 0 : paused + Math.ceil((queued / leakRatePerSec) * 1000);
+}
+
 /** The queue figures of several endpoints of one tenant, in one round trip. */
 export async function readQueueStats(
   redis: RedisLike,

@@ -301,7 +301,9 @@ describe('the console: API keys, webhooks, members', { timeout: 150_000 }, () =>
       await look(tracked, 'webhook-new', () => dialog.getByLabel(/^URL/).waitFor());
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await page.getByRole('link', { name: 'billing' }).click();
-      await look(tracked, 'webhook', () => page.getByText('Dead letters').waitFor());
+      await look(tracked, 'webhook', () =>
+        page.getByRole('heading', { name: 'Dead letters' }).waitFor(),
+      );
       await page.getByRole('button', { name: 'Rotate secret' }).click();
       dialog = page.getByRole('dialog', { name: 'Rotate the signing secret' });
       await look(tracked, 'webhook-rotate', () => dialog.getByRole('radio').first().waitFor());

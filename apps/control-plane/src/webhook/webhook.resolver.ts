@@ -105,7 +105,7 @@ export class WebhookResolver {
     @Args('endpointId', { type: () => ID }) endpointId: string,
     @Args('eventId', { type: () => ID }) eventId: string,
   ): Promise<WebhookReplayPayload> {
-    return this.webhooks.replay(user, actor, endpointId, [eventId]);
+    return this.webhooks.replay(user, actor, endpointId, { eventIds: [eventId] });
   }
 
   @Mutation(() => WebhookReplayPayload, {
@@ -116,7 +116,13 @@ export class WebhookResolver {
     @CurrentUser() user: AuthUser,
     @RequestActor() actor: AuditActor,
     @Args('endpointId', { type: () => ID }) endpointId: string,
+    @Args('since', {
+      type: () => Date,
+      nullable: true,
+      description: 'Only the dead letters that died at or after this time.',
+    })
+    since?: Date | null,
   ): Promise<WebhookReplayPayload> {
-    return this.webhooks.replay(user, actor, endpointId, undefined);
+    return this.webhooks.replay(user, actor, endpointId, { since: since ?? undefined });
   }
 }

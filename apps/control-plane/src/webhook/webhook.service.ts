@@ -8,6 +8,7 @@ import {
 import { RedisService } from '@sluice/nest-kit';
 import {
   DestinationError,
+  drainEstimateMs,
   encryptSecret,
   endpointKeys,
   generateSigningSecret,
@@ -284,15 +285,15 @@ export class WebhookService {
   }
 
   /**
-   * Sends dead letters (the oldest 1000, or the ones named) back to the queue with their event
-   * ids. Only this endpoint's dead letters are touched. Audited; nothing changes in PostgreSQL's
-   * configuration, so no outbox event.
+   * Sends dead letters (the oldest 1000, those that died at or after `since`, or the ones named)
+   * back to the queue with their event ids. Only this endpoint's dead letters are touched.
+   * Audited; nothing changes in PostgreSQL's configuration, so no outbox event.
    */
   async replay(
     user: AuthUser,
     actor: AuditActor,
     endpointId: string,
-    eventIds: readonly string[] | undefined,
+    selection: { eventIds?: readonly string[]; since?: Date },
   ): Promise<WebhookReplayPayload> {
     const row = await this.accessible(this.prisma, user, endpointId, 'write');
     // not in a transaction: a long replay must not hold one open; audited once it is done
@@ -302,14 +303,18 @@ export class WebhookService {
       this.env.SLUICE_KEY_PREFIX,
       row.tenantId,
       row.id,
-      eventIds,
+      { eventIds: selection.eventIds, since: selection.since?.getTime() },
     );
     await this.audit.record(this.prisma, actor, {
       action: 'webhook_endpoint.replay',
       entityType: 'WebhookEndpoint',
       entityId: row.id,
       tenantId: row.tenantId,
-      after: { replayed: outcome.replayed, missing: outcome.missing },
+      after: {
+        replayed: outcome.replayed,
+        missing: outcome.missing,
+        ...(selection.since && { since: selection.since.toISOString() }),
+      },
     });
     return outcome;
   }
@@ -342,6 +347,7 @@ export class WebhookService {
       oldestWaitingMs: stats?.oldestWaitingMs ?? null,
       pausedUntil: stats?.pausedUntil ? new Date(stats.pausedUntil) : null,
       consecutiveFailures: stats?.consecutiveFailures ?? 0,
+      timeToDrainMs: stats ? drainEstimateMs(stats, endpoint.leakRatePerSec, Date.now()) : 0,
       recentDeliveries: recent,
       deadLetters: deadIds.map((eventId, i) => {
         const last = lastAttempts.find((attempt) => attempt.eventId === eventId);

@@ -15,3 +15,14 @@ export function formatTimestamp(value: string | Date): string {
 export function formatNumber(value: number): string {
   return number.format(value);
 }
+
+/**
+ * A wait or an estimate in ms as a person reads it: "never" for -1 (a retry that cannot succeed),
+ * else ms under a second, seconds, or minutes.
+ */
+export function formatWait(ms: number): string {
+  if (ms < 0) return 'never';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  return `${(ms / 60_000).toFixed(1)} min`;
+}

@@ -41,11 +41,3 @@ export function reasonLabel(code: string): string {
 export function reasonExplained(code: string): string {
   return REASONS.find((r) => r.code === code)?.explains ?? `The engine’s reason: ${code}.`;
 }
-
-/** Ms as a person reads a wait: "never" for -1, else ms under a second, seconds, or minutes. */
-export function formatWait(ms: number): string {
-  if (ms < 0) return 'never';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-  return `${(ms / 60_000).toFixed(1)} min`;
-}

@@ -28,12 +28,23 @@ export interface ConsoleStack {
   stop(): Promise<void>;
 }
 
+/** What a spec needs beyond the console's three apps. */
+export interface ConsoleStackOptions {
+  /**
+   * The worker too, delivering webhooks to receivers on loopback (127.0.0.1/32 allowed for this
+   * stack only: the others refuse loopback destinations, as a deployment does).
+   */
+  webhooks?: boolean;
+  /** Every allowed check in the decision log, not 1 in 100: a log spec sees allows for sure. */
+  logEveryAllow?: boolean;
+}
+
 /**
  * Starts the built apps (Nx builds them before the e2e target) on a database cloned from the
  * migrated template and a private Redis prefix, seeded as `npm start` seeds the demo: its plans,
  * tenant and key, the demo operator and the demo tenant's admin.
  */
-export async function startConsoleStack(): Promise<ConsoleStack> {
+export async function startConsoleStack(options: ConsoleStackOptions = {}): Promise<ConsoleStack> {
   const scratch = await mkdtemp(join(tmpdir(), 'sluice-console-'));
   let db: TestDatabase | undefined;
   let redis: TestRedis | undefined;
@@ -70,6 +81,7 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       'control-plane': await freePort(),
       'data-plane': await freePort(),
       dashboard: await freePort(),
+      ...(options.webhooks && { worker: await freePort() }),
     };
     const dashboard = `http://127.0.0.1:${ports.dashboard}`;
     apps = await startApps({
@@ -86,6 +98,8 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
         SMTP_URL: smtp.url,
         // encrypts webhook signing secrets: without it the control plane makes no endpoint
         SLUICE_SECRETS_KEY: randomBytes(32).toString('base64'),
+        ...(options.webhooks && { SLUICE_WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32' }),
+        ...(options.logEveryAllow && { DATA_PLANE_DECISION_LOG_ALLOW_SAMPLE_RATE: '1' }),
       },
       ports,
       logDir: join(scratch, 'logs'),

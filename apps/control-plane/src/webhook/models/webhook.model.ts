@@ -150,6 +150,12 @@ export class WebhookQueue {
   @Field(() => Int)
   consecutiveFailures!: number;
 
+  @Field(() => Float, {
+    description:
+      "Ms until the events waiting now have left at the endpoint's rate, after its pause; 0 when none waits. A replay of n dead letters is delivered about n ÷ leakRatePerSec seconds after that, if its attempts succeed.",
+  })
+  timeToDrainMs!: number;
+
   @Field(() => [WebhookDelivery], { description: 'The latest attempts, newest first.' })
   recentDeliveries!: WebhookDelivery[];
 

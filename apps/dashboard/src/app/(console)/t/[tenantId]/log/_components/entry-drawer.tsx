@@ -2,9 +2,9 @@
 
 import { Badge, Button, Code, Drawer, Group, Stack, Table, Text, Title } from '@mantine/core';
 import Link from 'next/link';
-import { formatNumber, formatTimestamp } from '@/lib/format';
+import { formatNumber, formatTimestamp, formatWait } from '@/lib/format';
 import { OutcomeBadge, type LogEntry } from './log-table';
-import { formatWait, reasonExplained } from '@/lib/reasons';
+import { reasonExplained } from '@/lib/reasons';
 
 /**
  * One decision, explained: why (its reason and the rule that denied), each live rule's figures as

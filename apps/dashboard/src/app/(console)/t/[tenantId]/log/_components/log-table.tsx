@@ -2,16 +2,33 @@
 
 import { Badge, Table, Text, UnstyledButton } from '@mantine/core';
 import type { DecisionLogQuery } from '@/generated/gql/graphql';
-import { formatNumber, formatTimestamp } from '@/lib/format';
-import { formatWait, reasonLabel } from '@/lib/reasons';
+import { formatNumber, formatTimestamp, formatWait } from '@/lib/format';
+import { reasonLabel } from '@/lib/reasons';
 
 export type LogEntry = DecisionLogQuery['decisionLog']['entries'][number];
 
-/** An entry's outcome as a badge: shadow denials stand out from plain allows. */
+/**
+ * An entry's outcome as a badge: shadow denials stand out from plain allows. Light badges: the
+ * theme darkens their text to AA contrast in both schemes (filled teal or orange would not reach it).
+ */
 export function OutcomeBadge({ entry }: { entry: LogEntry }) {
-  if (entry.outcome === 'DENIED') return <Badge color="red">denied</Badge>;
-  if (entry.shadowDenied) return <Badge color="orange">allowed (shadow)</Badge>;
-  return <Badge color="teal">allowed</Badge>;
+  if (entry.outcome === 'DENIED')
+    return (
+      <Badge color="red" variant="light">
+        denied
+      </Badge>
+    );
+  if (entry.shadowDenied)
+    return (
+      <Badge color="orange" variant="light">
+        allowed (shadow)
+      </Badge>
+    );
+  return (
+    <Badge color="teal" variant="light">
+      allowed
+    </Badge>
+  );
 }
 
 /** The log's entries, newest first; a row opens its entry. */

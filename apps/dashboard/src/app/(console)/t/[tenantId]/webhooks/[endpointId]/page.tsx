@@ -1,18 +1,26 @@
 'use client';
 
-import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import NextLink from 'next/link';
 import { useParams } from 'next/navigation';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { tenantPath } from '@/components/navigation';
 import { PageHeader } from '@/components/page-header';
 import { QueryState } from '@/components/query-state';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber, formatWait } from '@/lib/format';
 import { useSession } from '@/lib/session';
 import { WebhookEndpointDocument } from '../_components/documents';
 import { EnabledBadge } from '../_components/enabled-badge';
 import { EndpointActions } from '../_components/endpoint-actions';
+import { DeadLetters } from './_components/dead-letters';
+import { DeliveriesTable } from './_components/deliveries-table';
+import { addSample, ratesOf, type QueueSample } from './_components/queue-rates';
+
+/** The queue is read again this often (ms) while live. */
+const POLL_MS = 2000;
+const NETWORK_ONLY = { requestPolicy: 'network-only' as const };
+const perSecond = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 
 /** A label and its value, in a card's grid. */
 function Figure({
@@ -39,12 +47,32 @@ function Figure({
 export default function WebhookEndpointPage() {
   const { tenantId, endpointId } = useParams<{ tenantId: string; endpointId: string }>();
   const canWrite = useSession().canWrite(tenantId);
-  const [{ data, fetching, error }] = useQuery({
+  const [live, setLive] = useState(true);
+  const [samples, setSamples] = useState<QueueSample[]>([]);
+  const [{ data, fetching, error }, reexecute] = useQuery({
     query: WebhookEndpointDocument,
     variables: { id: endpointId },
+    context: NETWORK_ONLY,
   });
   const endpoint = data?.webhookEndpoint;
   const queue = endpoint?.queue;
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => {
+      reexecute(NETWORK_ONLY);
+      setTick((n) => n + 1);
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [live, reexecute]);
+  // the counters at each poll (unchanged ones too), for the rates over the last half minute
+  const delivered = queue?.delivered;
+  const failed = queue?.failed;
+  useEffect(() => {
+    if (delivered === undefined || failed === undefined) return;
+    setSamples((held) => addSample(held, { at: Date.now(), delivered, failed }));
+  }, [tick, delivered, failed]);
+  const rates = ratesOf(samples);
 
   return (
     <Stack>
@@ -64,6 +92,75 @@ export default function WebhookEndpointPage() {
               }
               actions={canWrite && <EndpointActions endpoint={endpoint} />}
             />
+            <Card withBorder component="section" aria-labelledby="queue">
+              <Group justify="space-between" align="flex-start">
+                <div>
+                  <Group gap="xs">
+                    <Title order={2} size="h4" id="queue">
+                      Queue
+                    </Title>
+                    <Badge color={live ? 'teal' : 'gray'} variant="light">
+                      {live ? 'live' : 'paused'}
+                    </Badge>
+                  </Group>
+                  <Text size="sm" c="dimmed" mb="sm">
+                    As the workers see it, read every {POLL_MS / 1000} seconds while live.
+                  </Text>
+                </div>
+                <Switch
+                  label="Live updates"
+                  checked={live}
+                  onChange={(event) => setLive(event.currentTarget.checked)}
+                />
+              </Group>
+              <SimpleGrid cols={{ base: 2, sm: 4 }}>
+                <Figure label="Waiting">
+                  {formatNumber(queue.depth)} of {formatNumber(endpoint.queueCapacity)}
+                </Figure>
+                <Figure label="Time to drain">
+                  {queue.depth === 0 ? 'empty' : `about ${formatWait(queue.timeToDrainMs)}`}
+                </Figure>
+                <Figure label="Oldest waiting">
+                  {queue.oldestWaitingMs === null ? 'none' : formatWait(queue.oldestWaitingMs)}
+                </Figure>
+                <Figure label="In flight">{formatNumber(queue.inFlight)}</Figure>
+                <Figure label="Paused until">
+                  {queue.pausedUntil
+                    ? `${formatDateTime(queue.pausedUntil)} (${
+                        queue.consecutiveFailures > 0
+                          ? `${formatNumber(queue.consecutiveFailures)} failed attempts in a row`
+                          : 'the receiver asked to wait'
+                      })`
+                    : 'not paused'}
+                </Figure>
+                <Figure label="Delivered">
+                  {formatNumber(queue.delivered)}
+                  {rates && ` · ${perSecond.format(rates.deliveredPerSec)}/s`}
+                </Figure>
+                <Figure label="Failed attempts">
+                  {formatNumber(queue.failed)}
+                  {rates && ` · ${perSecond.format(rates.failedPerSec)}/s`}
+                </Figure>
+                <Figure label="Dead letters">{formatNumber(queue.dead)}</Figure>
+              </SimpleGrid>
+            </Card>
+            <Card withBorder component="section" aria-labelledby="dead-letters">
+              <Title order={2} size="h4" id="dead-letters" mb="sm">
+                Dead letters
+              </Title>
+              <DeadLetters
+                endpointId={endpoint.id}
+                queue={queue}
+                leakRatePerSec={endpoint.leakRatePerSec}
+                canWrite={canWrite}
+              />
+            </Card>
+            <Card withBorder component="section" aria-labelledby="attempts">
+              <Title order={2} size="h4" id="attempts" mb="sm">
+                Recent attempts
+              </Title>
+              <DeliveriesTable deliveries={queue.recentDeliveries} />
+            </Card>
             <Card withBorder>
               <Title order={2} size="h4" mb="sm">
                 Settings
@@ -85,32 +182,6 @@ export default function WebhookEndpointPage() {
                     ? formatDateTime(endpoint.previousSecretExpiresAt)
                     : 'no previous secret'}
                 </Figure>
-              </SimpleGrid>
-            </Card>
-            <Card withBorder>
-              <Title order={2} size="h4">
-                Queue
-              </Title>
-              <Text size="sm" c="dimmed" mb="sm">
-                As the workers see it, when this page was loaded.
-              </Text>
-              <SimpleGrid cols={{ base: 2, sm: 4 }}>
-                <Figure label="Waiting">
-                  {formatNumber(queue.depth)} of {formatNumber(endpoint.queueCapacity)}
-                </Figure>
-                <Figure label="In flight">{formatNumber(queue.inFlight)}</Figure>
-                <Figure label="Oldest waiting">
-                  {queue.oldestWaitingMs === null
-                    ? 'none'
-                    : `${formatNumber(Math.round(queue.oldestWaitingMs / 1000))} s`}
-                </Figure>
-                <Figure label="Paused until">
-                  {queue.pausedUntil ? formatDateTime(queue.pausedUntil) : 'not paused'}
-                </Figure>
-                <Figure label="Delivered">{formatNumber(queue.delivered)}</Figure>
-                <Figure label="Failed attempts">{formatNumber(queue.failed)}</Figure>
-                <Figure label="Failures in a row">{formatNumber(queue.consecutiveFailures)}</Figure>
-                <Figure label="Dead letters">{formatNumber(queue.dead)}</Figure>
               </SimpleGrid>
             </Card>
           </Stack>

@@ -24,7 +24,7 @@ export const WebhookEndpointsDocument = graphql(`
   }
 `);
 
-/** One endpoint with its queue's figures now (read once: live views are another page's). */
+/** One endpoint with its queue now: figures, latest attempts and dead letters (the page polls it). */
 export const WebhookEndpointDocument = graphql(`
   query WebhookEndpoint($id: ID!) {
     webhookEndpoint(id: $id) {
@@ -38,7 +38,45 @@ export const WebhookEndpointDocument = graphql(`
         consecutiveFailures
         oldestWaitingMs
         pausedUntil
+        timeToDrainMs
+        recentDeliveries {
+          id
+          eventId
+          eventType
+          attempt
+          status
+          responseCode
+          latencyMs
+          error
+          createdAt
+        }
+        deadLetters {
+          eventId
+          eventType
+          diedAt
+          lastError
+        }
       }
+    }
+  }
+`);
+
+export const ReplayDeadLetterDocument = graphql(`
+  mutation ReplayDeadLetter($endpointId: ID!, $eventId: ID!) {
+    replayWebhookDeadLetter(endpointId: $endpointId, eventId: $eventId) {
+      replayed
+      missing
+      remaining
+    }
+  }
+`);
+
+export const ReplayDeadLettersDocument = graphql(`
+  mutation ReplayDeadLetters($endpointId: ID!, $since: DateTime) {
+    replayWebhookDeadLetters(endpointId: $endpointId, since: $since) {
+      replayed
+      missing
+      remaining
     }
   }
 `);
