@@ -96,3 +96,13 @@ export const UsageBreakdownDocument = graphql(`
     }
   }
 `);
+
+/** A policy's most denied identifiers over a range of the last 15 minutes. */
+export const MostDeniedDocument = graphql(`
+  query MostDenied($tenantId: ID!, $policy: String!, $from: DateTime!, $to: DateTime!) {
+    topDeniedIdentifiers(tenantId: $tenantId, policy: $policy, from: $from, to: $to, limit: 10) {
+      identifier
+      denied
+    }
+  }
+`);

@@ -7,13 +7,18 @@ import { useLiveUsage } from '../_hooks/use-live-usage';
 import { useOverviewFilters } from '../_hooks/use-overview-filters';
 import { useUsageBreakdown } from '../_hooks/use-usage-breakdown';
 import { useUsageChart } from '../_hooks/use-usage-chart';
+import { MostDenied } from './most-denied';
 import { PolicyCards } from './policy-cards';
 import { UsageChart } from './usage-chart';
 import { RANGE_SPECS, type Range } from './usage-series';
 import { WhyDenied } from './why-denied';
 
-/** The live breakdown is read again when the feed's clock passes a multiple of this (ms). */
-const BREAKDOWN_STEP_MS = 5000;
+/** The live breakdowns are read again this often (ms). */
+const BREAKDOWN_REFRESH_MS = 5000;
+
+/** The start of the minute `ms` falls in; undefined stays undefined. */
+const minuteOf = (ms: number | undefined) =>
+  ms === undefined ? undefined : Math.floor(ms / 60_000) * 60_000;
 
 /**
  * The tenant's traffic: a card per published policy, the chosen policy's chart and why it denied,
@@ -22,7 +27,7 @@ const BREAKDOWN_STEP_MS = 5000;
 export function LiveUsage({ tenantId }: { tenantId: string }) {
   const [filters, setFilters] = useOverviewFilters();
   const [live, setLive] = useState(true);
-  const { live: usage, error: liveError } = useLiveUsage(tenantId, !live);
+  const { live: usage, error: liveError } = useLiveUsage(tenantId, !live, filters.policy);
   const clockOffset = usage?.clockOffset;
   // the chart's series is read up to this instant of the control plane's clock, known from the
   // first snapshot; moved when what the chart shows changes
@@ -43,17 +48,17 @@ export function LiveUsage({ tenantId }: { tenantId: string }) {
     anchor,
     liveSeconds: policies.find((p) => p.policy === policy)?.seconds,
   });
-  // the breakdown follows the live feed every few seconds, else the chart's anchor
+  // the breakdowns follow the live feed's minute, and read it again every few seconds
   const liveRange = RANGE_SPECS[filters.range].live;
-  const breakdownEnd =
-    liveRange && usage
-      ? Math.floor(Date.parse(usage.at) / BREAKDOWN_STEP_MS) * BREAKDOWN_STEP_MS
-      : anchor;
+  const following = liveRange && usage !== undefined;
+  const breakdownEnd = minuteOf(following ? Date.parse(usage.at) : anchor);
+  const refreshMs = following && live ? BREAKDOWN_REFRESH_MS : undefined;
   const breakdown = useUsageBreakdown({
     tenantId,
     policy,
     range: filters.range,
     end: breakdownEnd,
+    refreshMs,
   });
   const show = (change: { policy?: string; range?: Range }) => {
     reanchor();
@@ -103,6 +108,14 @@ export function LiveUsage({ tenantId }: { tenantId: string }) {
               rangeWords={RANGE_SPECS[filters.range].words}
               totals={breakdown.totals}
               error={breakdown.error}
+            />
+          )}
+          {policy !== undefined && liveRange && (
+            <MostDenied
+              tenantId={tenantId}
+              policy={policy}
+              end={breakdownEnd}
+              refreshMs={refreshMs}
             />
           )}
         </>

@@ -4,10 +4,7 @@ import { Sparkline } from '@mantine/charts';
 import { Card, Group, SimpleGrid, Text, UnstyledButton } from '@mantine/core';
 import { formatNumber } from '@/lib/format';
 import type { LivePolicy } from '../_hooks/use-live-usage';
-import { minuteRates, newestSecond, secondsUpTo, topRule } from './usage-series';
-
-/** Seconds a card's sparkline spans at most. */
-const SPARK_SECONDS = 60;
+import { CARD_SECONDS, minuteRates, newestSecond, secondsUpTo, topRule } from './usage-series';
 
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
 const perSecond = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
@@ -53,7 +50,7 @@ function PolicyCard({
   const spark =
     end === undefined
       ? []
-      : secondsUpTo(live.seconds, end, Math.min(SPARK_SECONDS, live.seconds.size)).map(
+      : secondsUpTo(live.seconds, end, Math.min(CARD_SECONDS, live.seconds.size)).map(
           (s) => s.allowed + s.denied,
         );
   return (

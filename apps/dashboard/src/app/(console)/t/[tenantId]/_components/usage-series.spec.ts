@@ -37,6 +37,11 @@ describe('the live series', () => {
     expect([...later.keys()]).toEqual([T0 + LIVE_SECONDS]);
   });
 
+  it('keeps fewer seconds when asked (a card’s minute)', () => {
+    const buckets = Array.from({ length: 90 }, (_, i) => bucket(T0 + i, 1));
+    expect(mergeSeconds(new Map(), buckets, 60).size).toBe(60);
+  });
+
   it('fills the seconds nothing was counted in with zeros, oldest first', () => {
     const series = mergeSeconds(new Map(), [bucket(T0 + 3, 4, 2)]);
     const window = secondsUpTo(series, T0 + 4, 5);

@@ -83,13 +83,22 @@ const countsOf = (bucket: UsageCounts): UsageCounts => ({
   candidateDenied: bucket.candidateDenied,
 });
 
-/**
- * A policy's per-second counts by epoch second, the newest `LIVE_SECONDS` kept. Later buckets of
- * the same second replace earlier ones: a snapshot's last second is still counting.
- */
+/** Seconds a policy card's sparkline spans, at most. */
+export const CARD_SECONDS = 60;
+
+/** A policy's per-second counts by epoch second. */
 export type SecondSeries = ReadonlyMap<number, UsageCounts>;
 
-export function mergeSeconds(series: SecondSeries, buckets: readonly UsageBucket[]): SecondSeries {
+/**
+ * `series` with the buckets added, the newest `keep` seconds kept (the chart's policy keeps 15
+ * minutes, the others what their card shows). Later buckets of the same second replace earlier
+ * ones: a snapshot's last second is still counting.
+ */
+export function mergeSeconds(
+  series: SecondSeries,
+  buckets: readonly UsageBucket[],
+  keep = LIVE_SECONDS,
+): SecondSeries {
   if (buckets.length === 0) return series;
   const merged = new Map(series);
   let newest = -Infinity;
@@ -100,7 +109,7 @@ export function mergeSeconds(series: SecondSeries, buckets: readonly UsageBucket
     newest = Math.max(newest, second);
   }
   for (const second of merged.keys()) {
-    if (second <= newest - LIVE_SECONDS) merged.delete(second);
+    if (second <= newest - keep) merged.delete(second);
   }
   return merged;
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useQuery } from 'urql';
 import { UsageBreakdownDocument } from '../_components/documents';
 import { RANGE_SPECS, type Range } from '../_components/usage-series';
@@ -8,31 +8,45 @@ import { RANGE_SPECS, type Range } from '../_components/usage-series';
 const NETWORK_ONLY = { requestPolicy: 'network-only' as const };
 
 /**
- * One policy's totals over the chart's range up to `end` (the control plane's clock, ms): the
- * range's whole minutes, the one still running included. The page moves `end` with the live
- * feed every few seconds, and each move reads the totals again.
+ * One policy's totals over the chart's range of whole minutes, up to the end of the minute that
+ * starts at `end` (the control plane's clock, ms, a whole minute: the page moves it once a
+ * minute, so the cache holds one result a minute). While `refreshMs` is set, read again that
+ * often: the running minute's counts grow.
  */
 export function useUsageBreakdown(args: {
   tenantId: string;
   policy: string | undefined;
   range: Range;
   end: number | undefined;
+  refreshMs: number | undefined;
 }) {
-  const { tenantId, policy, range, end } = args;
+  const { tenantId, policy, range, end, refreshMs } = args;
   const variables = useMemo(() => {
-    const last = end ?? 0;
+    const to = (end ?? 0) + 60_000;
     return {
       tenantId,
-      from: new Date(last - RANGE_SPECS[range].seconds * 1000).toISOString(),
-      // to the end of the current minute: its counts so far
-      to: new Date((Math.floor(last / 60_000) + 1) * 60_000).toISOString(),
+      from: new Date(to - RANGE_SPECS[range].seconds * 1000).toISOString(),
+      to: new Date(to).toISOString(),
     };
   }, [tenantId, range, end]);
-  const [{ data, error }] = useQuery({
+  const [{ data, error }, reexecute] = useQuery({
     query: UsageBreakdownDocument,
     variables,
     pause: end === undefined || policy === undefined,
     context: NETWORK_ONLY,
   });
+  useRefresh(reexecute, refreshMs);
   return { totals: data?.usageTotals.find((t) => t.policy === policy), error };
+}
+
+/** Runs a query again every `everyMs` (network only) while it is set. */
+export function useRefresh(
+  reexecute: (context: typeof NETWORK_ONLY) => void,
+  everyMs: number | undefined,
+): void {
+  useEffect(() => {
+    if (everyMs === undefined) return;
+    const timer = setInterval(() => reexecute(NETWORK_ONLY), everyMs);
+    return () => clearInterval(timer);
+  }, [reexecute, everyMs]);
 }
