@@ -66,14 +66,15 @@ export default function RequestLogPage() {
         title="Request log"
         description="Recent decisions of a policy: every denial and a sample of allows, kept 15 minutes after the last. Open one to see each rule's figures and the headers the caller received."
         actions={
-          <Group gap="md">
+          <Group gap="md" align="flex-end">
             <Switch
+              mb={8}
               label="Live tail"
               checked={filters.live}
               onChange={(event) => setFilter({ live: event.currentTarget.checked })}
             />
             <Select
-              aria-label="Policy"
+              label="Policy"
               data={policyList.map((p) => p.name)}
               value={policy ?? null}
               onChange={(value) => value && setFilter({ policy: value, rule: null })}
