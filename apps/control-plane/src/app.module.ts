@@ -8,6 +8,7 @@ import { ENV, type Env } from './env';
 import { ApiModule } from './graphql/api.module';
 import { LiveModule } from './live/live.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { PlaygroundModule } from './playground/playground.module';
 import { PublishModule } from './publish/publish.module';
 import { serviceInfo } from './service-info';
 import { UsageModule } from './usage/usage.module';
@@ -35,6 +36,7 @@ export class AppModule {
         ApiModule,
         UsageModule,
         WebhookModule,
+        PlaygroundModule,
       ],
       providers: [{ provide: ENV, useValue: env }],
       exports: [ENV],

@@ -1,7 +1,15 @@
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyRow, gql, operator, planWithApi, slug, tenantOn } from './support/policies';
+import {
+  apiKeyRow,
+  gql,
+  operator,
+  planWithApi,
+  published,
+  slug,
+  tenantOn,
+} from './support/policies';
 import {
   createUser,
   loginWithBearer,
@@ -469,6 +477,23 @@ const PROBES: Record<string, Probe> = {
   decisionLog: {
     query: `query ($t: ID!) { decisionLog(tenantId: $t, policy: "api") { entries { id } } }`,
     variables: async (w) => ({ t: w.tenantId }),
+    allowed: READERS,
+  },
+  // playground (the tenant's policies published first: an unknown policy is NOT_FOUND)
+  playgroundCheck: {
+    query: `mutation ($i: PlaygroundCheckInput!) { playgroundCheck(input: $i) { allowed } }`,
+    variables: async (w) => {
+      await published(app, w.tenantId);
+      return { i: { tenantId: w.tenantId, policy: 'api', identifier: 'matrix' } };
+    },
+    allowed: WRITERS,
+  },
+  playgroundPeek: {
+    query: `query ($t: ID!) { playgroundPeek(tenantId: $t, policy: "api", identifier: "matrix") { allowed } }`,
+    variables: async (w) => {
+      await published(app, w.tenantId);
+      return { t: w.tenantId };
+    },
     allowed: READERS,
   },
 };

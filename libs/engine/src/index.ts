@@ -12,6 +12,7 @@ export {
   FAIL_CLOSED_RETRY_MS,
   type DecisionEngineOptions,
 } from './engine';
+export { startEngineRuntime, stopEngineRuntime, type EngineRuntime } from './engine-runtime';
 export {
   AuthenticationError,
   EngineError,

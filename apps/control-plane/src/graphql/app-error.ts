@@ -7,7 +7,8 @@ export type AppErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
-  | 'TOO_MANY_REQUESTS';
+  | 'TOO_MANY_REQUESTS'
+  | 'SERVICE_UNAVAILABLE';
 
 /** One invalid input value: `field` is its path from the argument, e.g. `input.email`. */
 export interface FieldIssue {
@@ -49,6 +50,11 @@ export class AppError extends GraphQLError {
 
   static conflict(message: string, field?: string): AppError {
     return new AppError('CONFLICT', message, field === undefined ? {} : { field });
+  }
+
+  /** A store the answer needs (Redis) failed; retrying later may succeed. */
+  static unavailable(message: string): AppError {
+    return new AppError('SERVICE_UNAVAILABLE', message);
   }
 
   static tooManyRequests(message: string, retryAfterSeconds: number): AppError {

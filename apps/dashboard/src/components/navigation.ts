@@ -21,6 +21,7 @@ export const tenantNav: NavItem[] = [
   { label: 'Overview', path: '' },
   { label: 'Policies', path: '/policies' },
   { label: 'Request log', path: '/log' },
+  { label: 'Playground', path: '/playground' },
   { label: 'Overrides', path: '/overrides' },
   { label: 'Versions', path: '/versions' },
   { label: 'API keys', path: '/keys' },

@@ -5,10 +5,15 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { DecisionEngine, engineRedisOptions } from '@sluice/engine';
+import {
+  DecisionEngine,
+  engineRedisOptions,
+  type EngineRuntime,
+  startEngineRuntime,
+  stopEngineRuntime,
+} from '@sluice/engine';
 import { UsageRecorder } from '@sluice/usage';
 import { Redis, type RedisOptions } from 'ioredis';
-import { once } from 'node:events';
 import { ENV, type Env } from '../env';
 import { DataPlaneMetrics } from '../metrics/data-plane.metrics';
 
@@ -24,11 +29,11 @@ const ERROR_LOG_INTERVAL_MS = 10_000;
  * connections.
  */
 @Injectable()
-export class EngineService implements OnModuleInit, OnApplicationShutdown {
+export class EngineService implements EngineRuntime, OnModuleInit, OnApplicationShutdown {
   readonly engine: DecisionEngine;
   readonly recorder: UsageRecorder;
   private readonly logger = new Logger('Engine');
-  private readonly connections: Redis[];
+  readonly connections: Redis[];
   private lastErrorLogAt = 0;
   private unloggedErrors = 0;
 
@@ -82,24 +87,14 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  async onModuleInit(): Promise<void> {
-    try {
-      await Promise.all(this.connections.map((connection) => connection.connect()));
-      await this.engine.start();
-    } catch (error) {
-      // no reconnect loop may outlive a failed boot
-      for (const connection of this.connections) connection.disconnect();
-      throw error;
-    }
-    this.recorder.start();
+  onModuleInit(): Promise<void> {
+    return startEngineRuntime(this);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.engine.stop();
-    await this.recorder
-      .stop()
-      .catch((error: unknown) => this.logger.warn(`final usage flush failed: ${String(error)}`));
-    await Promise.all(this.connections.map(close));
+  onApplicationShutdown(): Promise<void> {
+    return stopEngineRuntime(this, (error) =>
+      this.logger.warn(`final usage flush failed: ${String(error)}`),
+    );
   }
 
   private connect(env: Env, role: string, options: RedisOptions, onError: () => void): Redis {
@@ -138,15 +133,4 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
       `${context}: ${error instanceof Error ? error.message : String(error)}${more}`,
     );
   }
-}
-
-/** QUIT when connected (answered, then the socket closes); otherwise stop reconnecting. */
-async function close(connection: Redis): Promise<void> {
-  if (connection.status !== 'ready') {
-    connection.disconnect();
-    return;
-  }
-  await Promise.all([once(connection, 'end'), connection.quit()]).catch(() =>
-    connection.disconnect(),
-  );
 }

@@ -52,15 +52,7 @@ export const DecisionLogDocument = graphql(`
         overrideId
         retryAfterMs
         rules {
-          name
-          algorithm
-          allowed
-          limit
-          remaining
-          resetAt
-          retryAfterMs
-          quota
-          windowMs
+          ...LoggedRuleFields
         }
         headers {
           name

@@ -1,9 +1,10 @@
 'use client';
 
-import { Badge, Button, Code, Drawer, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Drawer, Group, Stack, Text, Title } from '@mantine/core';
 import Link from 'next/link';
-import { formatNumber, formatTimestamp, formatWait } from '@/lib/format';
-import { OutcomeBadge, type LogEntry } from './log-table';
+import { OutcomeBadge, ResponseHeaders, RuleFiguresTable } from '@/components/decision-figures';
+import { formatNumber, formatTimestamp } from '@/lib/format';
+import type { LogEntry } from './log-table';
 import { reasonExplained } from '@/lib/reasons';
 
 /**
@@ -34,7 +35,7 @@ export function EntryDrawer({
       {entry && (
         <Stack gap="md">
           <Group gap="xs">
-            <OutcomeBadge entry={entry} />
+            <OutcomeBadge allowed={entry.outcome === 'ALLOWED'} shadow={entry.shadowDenied} />
             <Text size="sm">
               {formatTimestamp(entry.at)} · {policy} · cost {formatNumber(entry.cost)}
             </Text>
@@ -60,47 +61,7 @@ export function EntryDrawer({
                 Decided without Redis: no rule was read.
               </Text>
             ) : (
-              <Table verticalSpacing={4} fz="sm">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Rule</Table.Th>
-                    <Table.Th>Passed</Table.Th>
-                    <Table.Th ta="right">Remaining</Table.Th>
-                    <Table.Th>Resets</Table.Th>
-                    <Table.Th ta="right">Retry after</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {entry.rules.map((rule) => (
-                    <Table.Tr key={rule.name}>
-                      <Table.Td>
-                        {rule.name}
-                        <Text size="xs" c="dimmed">
-                          {rule.algorithm.replaceAll('_', ' ')}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        {rule.allowed === false ? (
-                          <Badge color="red" variant="light">
-                            no
-                          </Badge>
-                        ) : (
-                          <Badge color="teal" variant="light">
-                            yes
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        {formatNumber(rule.remaining)} of {formatNumber(rule.limit)}
-                      </Table.Td>
-                      <Table.Td>{formatTimestamp(rule.resetAt)}</Table.Td>
-                      <Table.Td ta="right">
-                        {rule.retryAfterMs ? formatWait(rule.retryAfterMs) : '—'}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <RuleFiguresTable rules={entry.rules} />
             )}
           </section>
           <section aria-labelledby="entry-headers">
@@ -112,9 +73,7 @@ export function EntryDrawer({
                 Not kept for this entry.
               </Text>
             ) : (
-              <Code block>
-                {entry.headers.map((header) => `${header.name}: ${header.value}`).join('\n')}
-              </Code>
+              <ResponseHeaders headers={entry.headers} />
             )}
           </section>
         </Stack>

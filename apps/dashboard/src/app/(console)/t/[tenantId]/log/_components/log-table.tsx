@@ -1,35 +1,12 @@
 'use client';
 
-import { Badge, Table, Text, UnstyledButton } from '@mantine/core';
+import { Table, Text, UnstyledButton } from '@mantine/core';
+import { OutcomeBadge } from '@/components/decision-figures';
 import type { DecisionLogQuery } from '@/generated/gql/graphql';
 import { formatNumber, formatTimestamp, formatWait } from '@/lib/format';
 import { reasonLabel } from '@/lib/reasons';
 
 export type LogEntry = DecisionLogQuery['decisionLog']['entries'][number];
-
-/**
- * An entry's outcome as a badge: shadow denials stand out from plain allows. Light badges: the
- * theme darkens their text to AA contrast in both schemes (filled teal or orange would not reach it).
- */
-export function OutcomeBadge({ entry }: { entry: LogEntry }) {
-  if (entry.outcome === 'DENIED')
-    return (
-      <Badge color="red" variant="light">
-        denied
-      </Badge>
-    );
-  if (entry.shadowDenied)
-    return (
-      <Badge color="orange" variant="light">
-        allowed (shadow)
-      </Badge>
-    );
-  return (
-    <Badge color="teal" variant="light">
-      allowed
-    </Badge>
-  );
-}
 
 /** The log's entries, newest first; a row opens its entry. */
 export function LogTable({
@@ -72,7 +49,7 @@ export function LogTable({
                 </Text>
               </Table.Td>
               <Table.Td>
-                <OutcomeBadge entry={entry} />
+                <OutcomeBadge allowed={entry.outcome === 'ALLOWED'} shadow={entry.shadowDenied} />
               </Table.Td>
               <Table.Td>{reasonLabel(entry.reason)}</Table.Td>
               <Table.Td>

@@ -1,0 +1,36 @@
+import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
+import type { AuditActor } from '../audit/audit.service';
+import type { AuthUser } from '../auth/auth-user';
+import { CurrentUser, RequestActor } from '../auth/decorators';
+import {
+  PlaygroundCheckInput,
+  PlaygroundDecision,
+  PlaygroundPeekArgs,
+  PlaygroundRun,
+} from './models/playground.model';
+import { PlaygroundService } from './playground.service';
+
+@Resolver()
+export class PlaygroundResolver {
+  constructor(private readonly playground: PlaygroundService) {}
+
+  @Mutation(() => PlaygroundRun, {
+    description:
+      "Fires checks at a published policy through the data plane's engine, as a service would: on the scratch identifier space unless `realIdentifier`; audited. They count in the tenant's usage and request log. Tenant admins and operators; one run at a time per user (TOO_MANY_REQUESTS).",
+  })
+  playgroundCheck(
+    @CurrentUser() user: AuthUser,
+    @RequestActor() actor: AuditActor,
+    @Args('input') input: PlaygroundCheckInput,
+  ) {
+    return this.playground.run(user, actor, input);
+  }
+
+  @Query(() => PlaygroundDecision, {
+    description:
+      "An identifier's state under a published policy: every rule peeked, nothing spent or counted. Tenant members and operators.",
+  })
+  playgroundPeek(@CurrentUser() user: AuthUser, @Args() args: PlaygroundPeekArgs) {
+    return this.playground.peek(user, args);
+  }
+}
