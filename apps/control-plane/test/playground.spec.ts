@@ -326,3 +326,57 @@ describe('playgroundPeek', () => {
     expect(real.playgroundPeek.remaining).toBe(5);
   });
 });
+
+const COMPARE = /* GraphQL */ `
+  query ($pattern: ArrivalPattern!, $limit: Int, $windowSeconds: Int) {
+    algorithmComparison(pattern: $pattern, limit: $limit, windowSeconds: $windowSeconds) {
+      bucketMs
+      arrivals
+      algorithms {
+        algorithm
+        admitted
+        perBucket
+        mostInAnyWindow
+        mostInAnyWindowRatio
+      }
+    }
+  }
+`;
+
+describe('algorithmComparison', () => {
+  it('replays a spike around a window edge: the fixed window admits 2× its limit, the sliding log 1×', async () => {
+    const { algorithmComparison } = await gql<{
+      algorithmComparison: {
+        bucketMs: number;
+        arrivals: number[];
+        algorithms: { algorithm: string; admitted: number; mostInAnyWindowRatio: number }[];
+      };
+    }>(app, viewer, COMPARE, { pattern: 'BOUNDARY_SPIKE', limit: 100, windowSeconds: 60 });
+    const ratio = Object.fromEntries(
+      algorithmComparison.algorithms.map((a) => [a.algorithm, a.mostInAnyWindowRatio]),
+    );
+    expect(Object.keys(ratio).sort()).toEqual([
+      'fixed_window',
+      'gcra',
+      'leaky_bucket',
+      'sliding_window_counter',
+      'sliding_window_log',
+      'token_bucket',
+    ]);
+    expect(ratio).toMatchObject({ fixed_window: 2, sliding_window_log: 1 });
+    expect(algorithmComparison.bucketMs).toBe(6000);
+    expect(algorithmComparison.arrivals.reduce((a, b) => a + b, 0)).toBe(200);
+    // nothing left behind in Redis
+    expect(await app.redis.redis.keys(`${app.redis.prefix}compare:*`)).toEqual([]);
+  });
+
+  it('refuses a limit or a window out of bounds by its argument', async () => {
+    expect(await gqlError(app, viewer, COMPARE, { pattern: 'BURSTS', limit: 101 })).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      field: 'limit',
+    });
+    expect(
+      await gqlError(app, viewer, COMPARE, { pattern: 'BURSTS', windowSeconds: 0 }),
+    ).toMatchObject({ code: 'BAD_USER_INPUT', field: 'windowSeconds' });
+  });
+});

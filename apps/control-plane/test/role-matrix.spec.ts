@@ -488,6 +488,10 @@ const PROBES: Record<string, Probe> = {
     },
     allowed: WRITERS,
   },
+  algorithmComparison: {
+    query: `query { algorithmComparison(pattern: BURSTS, limit: 2, windowSeconds: 1) { limit } }`,
+    allowed: SIGNED_IN,
+  },
   playgroundPeek: {
     query: `query ($t: ID!) { playgroundPeek(tenantId: $t, policy: "api", identifier: "matrix") { allowed } }`,
     variables: async (w) => {

@@ -1,4 +1,21 @@
 export { calendarBoundaries, calendarWindow } from './calendar';
+export { countPerBucket, mostInAnyWindow } from './compare/admission-stats';
+export {
+  ARRIVAL_PATTERNS,
+  arrivalOffsets,
+  comparisonRules,
+  PATTERN_WINDOWS,
+  type ArrivalPattern,
+} from './compare/arrival-patterns';
+export {
+  BUCKETS_PER_WINDOW,
+  compareAlgorithms,
+  MAX_COMPARISON_LIMIT,
+  type AlgorithmAdmissions,
+  type Comparison,
+  type ComparisonRequest,
+} from './compare/compare-algorithms';
+export { replayInRedis, replayModel } from './compare/replay';
 export {
   RETRY_NEVER,
   type CompositeDecision,

@@ -122,4 +122,40 @@ describe('the playground', { timeout: 150_000 }, () => {
     await screenshot(operator, 'playground');
     operator.expectClean();
   });
+
+  it('compares the algorithms on a spike around a window edge, as the reference models give', async () => {
+    const { page } = admin;
+    await page.getByRole('tab', { name: 'Compare algorithms' }).click();
+    await page.waitForURL(/[?&]tab=compare/);
+    const table = page.getByRole('table', { name: 'Most admitted in any window' });
+    // the default: 10 per 10 s, the spike around an edge
+    await table.getByRole('row', { name: /^fixed window/ }).waitFor();
+    await page.getByRole('textbox', { name: 'Limit per window' }).fill('100');
+    await page.getByRole('textbox', { name: 'Window (seconds)' }).fill('60');
+    await page.getByRole('button', { name: 'Replay' }).click();
+    await page.waitForURL(/[?&]limit=100/);
+    await page.getByText('Of 200 arrivals, at 100 per 60 s.').waitFor();
+    /** The row's last cell, "2.00×". */
+    const ratio = async (algorithm: string) => {
+      const row = table.getByRole('row', { name: new RegExp(`^${algorithm}`) });
+      return Number((await row.getByRole('cell').last().textContent())?.replace('×', ''));
+    };
+    expect(await ratio('fixed window')).toBeGreaterThanOrEqual(1.9);
+    expect(await ratio('sliding window log')).toBe(1);
+    expect(await ratio('sliding window counter')).toBe(1);
+    await expectAccessible(admin, 'playground-compare');
+    await screenshot(admin, 'playground-compare');
+
+    // shared by its URL: the same replay in another's dark console
+    await operator.page.goto(page.url());
+    await operator.page
+      .getByRole('table', { name: 'Most admitted in any window' })
+      .getByRole('row', { name: /^fixed window/ })
+      .waitFor();
+    await operator.page.getByText('Of 200 arrivals, at 100 per 60 s.').waitFor();
+    await expectAccessible(operator, 'playground-compare');
+    await screenshot(operator, 'playground-compare');
+    admin.expectClean();
+    operator.expectClean();
+  });
 });

@@ -8,11 +8,16 @@ import {
   PlaygroundPeekArgs,
   PlaygroundRun,
 } from './models/playground.model';
+import { AlgorithmComparisonService } from './algorithm-comparison.service';
+import { AlgorithmComparison, AlgorithmComparisonArgs } from './models/algorithm-comparison.model';
 import { PlaygroundService } from './playground.service';
 
 @Resolver()
 export class PlaygroundResolver {
-  constructor(private readonly playground: PlaygroundService) {}
+  constructor(
+    private readonly playground: PlaygroundService,
+    private readonly comparison: AlgorithmComparisonService,
+  ) {}
 
   @Mutation(() => PlaygroundRun, {
     description:
@@ -32,5 +37,13 @@ export class PlaygroundResolver {
   })
   playgroundPeek(@CurrentUser() user: AuthUser, @Args() args: PlaygroundPeekArgs) {
     return this.playground.peek(user, args);
+  }
+
+  @Query(() => AlgorithmComparison, {
+    description:
+      'Replays an arrival pattern through every rate algorithm at the same limit per window: what each admits over time, and the most in any window ÷ the limit. Any signed-in user; one at a time per user (TOO_MANY_REQUESTS).',
+  })
+  algorithmComparison(@CurrentUser() user: AuthUser, @Args() args: AlgorithmComparisonArgs) {
+    return this.comparison.compare(user, args);
   }
 }

@@ -83,7 +83,16 @@ export class PlaygroundService {
     const checked = args.realIdentifier ? identifier : SCRATCH_PREFIX + identifier;
     const key = consoleKey(user, args.tenantId);
     const engine = await engineCall(() => this.console.ready(), '');
-    const result = await engineCall(() => engine.inspect({ key, policy, identifier: checked }), '');
+    const inspect = () => engine.inspect({ key, policy, identifier: checked });
+    // a console read, not a decision answered by a fail mode: one more try after a Redis stall
+    const result = await engineCall(
+      () =>
+        inspect().catch((error: unknown) => {
+          if (error instanceof UnavailableError) return inspect();
+          throw error;
+        }),
+      '',
+    );
     return toPlaygroundDecision(result);
   }
 

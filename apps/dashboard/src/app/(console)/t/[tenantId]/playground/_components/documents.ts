@@ -68,3 +68,22 @@ export const PlaygroundPeekDocument = graphql(`
     }
   }
 `);
+
+export const AlgorithmComparisonDocument = graphql(`
+  query AlgorithmComparison($pattern: ArrivalPattern!, $limit: Int!, $windowSeconds: Int!) {
+    algorithmComparison(pattern: $pattern, limit: $limit, windowSeconds: $windowSeconds) {
+      pattern
+      limit
+      windowMs
+      bucketMs
+      arrivals
+      algorithms {
+        algorithm
+        admitted
+        perBucket
+        mostInAnyWindow
+        mostInAnyWindowRatio
+      }
+    }
+  }
+`);
