@@ -7,9 +7,9 @@ export const REASONS: readonly { code: string; label: string; explains: string }
   { code: 'rule', label: 'Rule', explains: 'A rule of the policy had no room for this cost.' },
   {
     code: 'local',
-    label: 'Local limit',
+    label: 'Local fail mode',
     explains:
-      'The data plane’s local limiter refused it before Redis (the identifier was far over its limit).',
+      'Redis did not answer and the policy’s fail mode is local: the data plane’s in-memory limiter decided with the same rules, counting that process’s traffic only.',
   },
   {
     code: 'shadow',
