@@ -102,6 +102,7 @@ export { releaseLease, releaseLeaseKeys, settleReservation } from './reservation
 export {
   hashSlotPart,
   identifierHash,
+  MAX_IDENTIFIER_BYTES,
   ruleKey,
   ruleStateName,
   ruleStateTag,

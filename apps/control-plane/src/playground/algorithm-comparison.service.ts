@@ -6,6 +6,7 @@ import type { AuthUser } from '../auth/auth-user';
 import { ENV, type Env } from '../env';
 import { AppError } from '../graphql/app-error';
 import { parseInput } from '../graphql/input';
+import { OneRunPerUser } from './one-run-per-user';
 import {
   type AlgorithmComparison,
   type AlgorithmComparisonArgs,
@@ -26,7 +27,9 @@ const between = (min: number, max: number) =>
  */
 @Injectable()
 export class AlgorithmComparisonService {
-  private readonly running = new Set<string>();
+  private readonly runs = new OneRunPerUser(
+    'A comparison of yours is still running; try again when it ends.',
+  );
   private readonly keyPrefix: string;
 
   constructor(
@@ -43,38 +46,31 @@ export class AlgorithmComparisonService {
       args.windowSeconds,
       'windowSeconds',
     );
-    if (this.running.has(user.id)) {
-      throw AppError.tooManyRequests(
-        'A comparison of yours is still running; try again when it ends.',
-        1,
-      );
-    }
-    this.running.add(user.id);
-    try {
-      const windowMs = windowSeconds * 1000;
-      const comparison = await compareAlgorithms(this.redis.client, {
-        pattern: args.pattern,
-        limit,
-        windowMs,
-        keyPrefix: this.keyPrefix,
-        now: Date.now(),
-      });
-      return {
-        pattern: args.pattern,
-        limit,
-        windowMs,
-        bucketMs: comparison.bucketMs,
-        arrivals: comparison.arrivals,
-        algorithms: comparison.algorithms.map((a) => ({
-          ...a,
-          mostInAnyWindowRatio: a.mostInAnyWindow / limit,
-        })),
-      };
-    } catch (error) {
-      if (error instanceof AppError || error instanceof AlgorithmInputError) throw error;
-      throw AppError.unavailable('Redis did not answer; try again shortly.');
-    } finally {
-      this.running.delete(user.id);
-    }
+    return this.runs.run(user.id, async () => {
+      try {
+        const windowMs = windowSeconds * 1000;
+        const comparison = await compareAlgorithms(this.redis.client, {
+          pattern: args.pattern,
+          limit,
+          windowMs,
+          keyPrefix: this.keyPrefix,
+          now: Date.now(),
+        });
+        return {
+          pattern: args.pattern,
+          limit,
+          windowMs,
+          bucketMs: comparison.bucketMs,
+          arrivals: comparison.arrivals,
+          algorithms: comparison.algorithms.map((a) => ({
+            ...a,
+            mostInAnyWindowRatio: a.mostInAnyWindow / limit,
+          })),
+        };
+      } catch (error) {
+        if (error instanceof AlgorithmInputError) throw error;
+        throw AppError.unavailable('Redis did not answer; try again shortly.');
+      }
+    });
   }
 }

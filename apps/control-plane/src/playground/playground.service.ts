@@ -8,7 +8,7 @@ import {
   UnavailableError,
 } from '@sluice/engine';
 import type { ApiKeyRecord } from '@sluice/policy';
-import { MAX_COST } from '@sluice/algorithms';
+import { MAX_COST, MAX_IDENTIFIER_BYTES } from '@sluice/algorithms';
 import { z } from 'zod';
 import { TenantAccessService } from '../access/tenant-access.service';
 import { type AuditActor, AuditService } from '../audit/audit.service';
@@ -27,9 +27,8 @@ import {
   type PlaygroundPeekArgs,
   type PlaygroundRun,
 } from './models/playground.model';
+import { OneRunPerUser } from './one-run-per-user';
 import { toPlaygroundDecision } from './playground.mapping';
-
-const MAX_IDENTIFIER_BYTES = 256;
 
 const identifierSchema = z
   .string()
@@ -62,12 +61,14 @@ const checkSchema = z.object({
  * (`playground:<identifier>`) unless a real identifier is asked for. The console's key record
  * (`console-<userId>`, every scope, every policy) exists only in this process: no secret, never
  * published. Firing checks needs write access to the tenant (its admins, operators), as they
- * count in its usage; a peek, read access. Every run is audited
- * (a peek, which changes nothing, is not). One run at a time per user in this process; a run's leases are released when it ends.
+ * count in its usage; a peek, read access. Every run is audited (a peek, which changes nothing,
+ * is not). One run at a time per user in this process; a run's leases are released when it ends.
  */
 @Injectable()
 export class PlaygroundService {
-  private readonly running = new Set<string>();
+  private readonly runs = new OneRunPerUser(
+    'A playground run of yours is still going; try again when it ends.',
+  );
 
   constructor(
     @Inject(PRISMA) private readonly prisma: PrismaClient,
@@ -103,14 +104,7 @@ export class PlaygroundService {
   ): Promise<PlaygroundRun> {
     const { policy, identifier, cost, count } = parseInput(checkSchema, input, 'input');
     await this.tenants.tenant(user, input.tenantId, 'write');
-    if (this.running.has(user.id)) {
-      throw AppError.tooManyRequests(
-        'A playground run of yours is still going; try again when it ends.',
-        1,
-      );
-    }
-    this.running.add(user.id);
-    try {
+    return this.runs.run(user.id, async () => {
       const engine = await engineCall(() => this.console.ready(), 'input.');
       const checked = input.realIdentifier ? identifier : SCRATCH_PREFIX + identifier;
       const key = consoleKey(user, input.tenantId);
@@ -118,16 +112,17 @@ export class PlaygroundService {
         engineCall(() => engine.check({ key, policy, identifier: checked, cost }), 'input.');
       const startedAt = performance.now();
       const results: CheckResult[] = [];
+      let elapsedMs: number;
       try {
         if (input.mode === PlaygroundMode.BURST) {
           results.push(...(await Promise.all(Array.from({ length: count }, check))));
         } else {
           for (let i = 0; i < count; i++) results.push(await check());
         }
+        elapsedMs = performance.now() - startedAt;
       } finally {
         await releaseLeases(engine, key, results);
       }
-      const elapsedMs = performance.now() - startedAt;
       const allowed = results.filter((result) => result.allowed).length;
       const run: PlaygroundRun = {
         identifier: checked,
@@ -139,9 +134,7 @@ export class PlaygroundService {
       };
       await this.audited(actor, input, run);
       return run;
-    } finally {
-      this.running.delete(user.id);
-    }
+    });
   }
 
   private async audited(

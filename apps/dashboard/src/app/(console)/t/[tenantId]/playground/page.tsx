@@ -2,7 +2,6 @@
 
 import { Alert, Card, Stack, Tabs } from '@mantine/core';
 import { useParams } from 'next/navigation';
-import { useState } from 'react';
 import { useQuery } from 'urql';
 import { PageHeader } from '@/components/page-header';
 import { EmptyState, QueryState } from '@/components/query-state';
@@ -12,7 +11,7 @@ import { CheckForm } from './_components/check-form';
 import { DecisionDetail } from './_components/decision-detail';
 import { PlaygroundPoliciesDocument } from './_components/documents';
 import { RunResults } from './_components/run-results';
-import { usePlayground, type CheckValues } from './_hooks/use-playground';
+import { usePlayground } from './_hooks/use-playground';
 import { usePlaygroundParams } from './_hooks/use-playground-params';
 
 export default function PlaygroundPage() {
@@ -23,10 +22,6 @@ export default function PlaygroundPage() {
   const names = policies.data?.effectivePolicies.map((p) => p.name) ?? [];
   const policy = params.policy ?? names[0];
   const { fire, peek, result, errors, busy } = usePlayground(tenantId);
-  // each run opens on its own last decision
-  const [runs, setRuns] = useState(0);
-  const onFire = (values: CheckValues) =>
-    void fire(values).then(() => setRuns((count) => count + 1));
 
   return (
     <>
@@ -66,7 +61,7 @@ export default function PlaygroundPage() {
                   canFire={canFire}
                   busy={busy}
                   errors={errors.fields}
-                  onFire={onFire}
+                  onFire={(values) => void fire(values)}
                   onPeek={(values) => void peek(values)}
                 />
                 {errors.message && (
@@ -76,7 +71,7 @@ export default function PlaygroundPage() {
                 )}
                 {result?.kind === 'run' && (
                   <RunResults
-                    key={runs}
+                    key={result.id}
                     tenantId={tenantId}
                     policy={result.policy}
                     run={result.run}

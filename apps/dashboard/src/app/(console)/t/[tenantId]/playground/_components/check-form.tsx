@@ -66,7 +66,8 @@ export function CheckForm({
     const current = values();
     if (current) action(current);
   };
-  const checks = Number(count) === 1 ? 'check' : `${Number(count) || 0} checks`;
+  const n = Number(count) || 0;
+  const checks = `${n} ${n === 1 ? 'check' : 'checks'}`;
 
   return (
     <Card withBorder padding="lg">

@@ -1,7 +1,7 @@
 'use client';
 
-import { useState } from 'react';
-import { useClient, useMutation } from 'urql';
+import { useRef, useState } from 'react';
+import { useClient, useMutation, type CombinedError } from 'urql';
 import type {
   PlaygroundCheckMutation,
   PlaygroundDecisionFieldsFragment,
@@ -22,10 +22,10 @@ export interface CheckValues {
   mode: PlaygroundMode;
 }
 
-/** What the page shows: the last run's decisions, or the last peek. */
+/** What the page shows: the last run's decisions (`id` counts the runs), or the last peek. */
 export type PlaygroundResult =
-  | { kind: 'run'; policy: string; run: PlaygroundRun }
-  | { kind: 'peek'; policy: string; decision: PlaygroundDecision };
+  | { kind: 'run'; id: number; policy: string; run: PlaygroundRun }
+  | { kind: 'peek'; decision: PlaygroundDecision };
 
 /**
  * Fires checks and peeks for the page, keeping the last result; a refusal is kept as field
@@ -39,18 +39,23 @@ export function usePlayground(tenantId: string) {
   const [errors, setErrors] = useState<{ fields: Record<string, string>; message?: string }>({
     fields: {},
   });
+  const runs = useRef(0);
+  /** Field issues under the form's fields (`prefix` stripped), the message when none is one. */
+  const refused = (error: CombinedError, prefix: string) => {
+    const { issues, message } = apiError(error);
+    const fields = formErrors(issues, prefix);
+    setErrors({ fields, ...(Object.keys(fields).length === 0 && { message }) });
+  };
 
   const fire = async (values: CheckValues) => {
     const response = await runChecks({ input: { tenantId, ...values } });
     if (response.error) {
-      const { issues, message } = apiError(response.error);
-      const fields = formErrors(issues);
-      setErrors({ fields, ...(Object.keys(fields).length === 0 && { message }) });
+      refused(response.error, 'input.');
       return;
     }
     setErrors({ fields: {} });
     const run = response.data?.playgroundCheck;
-    if (run) setResult({ kind: 'run', policy: values.policy, run });
+    if (run) setResult({ kind: 'run', id: (runs.current += 1), policy: values.policy, run });
   };
 
   const peek = async (values: CheckValues) => {
@@ -65,14 +70,12 @@ export function usePlayground(tenantId: string) {
       .toPromise();
     setPeeking(false);
     if (response.error) {
-      const { issues, message } = apiError(response.error);
-      const fields = formErrors(issues, '');
-      setErrors({ fields, ...(Object.keys(fields).length === 0 && { message }) });
+      refused(response.error, '');
       return;
     }
     setErrors({ fields: {} });
     const decision = response.data?.playgroundPeek;
-    if (decision) setResult({ kind: 'peek', policy, decision });
+    if (decision) setResult({ kind: 'peek', decision });
   };
 
   return { fire, peek, result, errors, busy: running.fetching || peeking };
