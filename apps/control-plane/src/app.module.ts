@@ -6,6 +6,7 @@ import { DatabaseModule } from './database/database.module';
 import { DatabaseReadinessCheck } from './database/database-readiness.check';
 import { ENV, type Env } from './env';
 import { ApiModule } from './graphql/api.module';
+import { IdentifierModule } from './identifier/identifier.module';
 import { LiveModule } from './live/live.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { PlaygroundModule } from './playground/playground.module';
@@ -37,6 +38,7 @@ export class AppModule {
         UsageModule,
         WebhookModule,
         PlaygroundModule,
+        IdentifierModule,
       ],
       providers: [{ provide: ENV, useValue: env }],
       exports: [ENV],

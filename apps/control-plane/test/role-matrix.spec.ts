@@ -500,6 +500,24 @@ const PROBES: Record<string, Probe> = {
     },
     allowed: READERS,
   },
+  // an identifier's page (the tenant's policies published first)
+  identifierState: {
+    query: `query ($t: ID!) { identifierState(tenantId: $t, policy: "api", identifier: "matrix") { canReset } }`,
+    variables: async (w) => {
+      await published(app, w.tenantId);
+      return { t: w.tenantId };
+    },
+    allowed: READERS,
+  },
+  // the world's plan leaves counter resets to operators (its default): admins are refused
+  resetIdentifier: {
+    query: `mutation ($i: ResetIdentifierInput!) { resetIdentifier(input: $i) { deleted } }`,
+    variables: async (w) => {
+      await published(app, w.tenantId);
+      return { i: { tenantId: w.tenantId, policy: 'api', identifier: 'matrix' } };
+    },
+    allowed: OPERATORS,
+  },
 };
 
 beforeAll(async () => {

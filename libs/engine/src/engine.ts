@@ -330,12 +330,14 @@ export class DecisionEngine {
   }
 
   /**
-   * The identifier's current state under the policy: every rule peeked at cost 0 (candidates
-   * too), nothing consumed, no usage recorded; `reason` is what a cost-0 check would answer.
-   * No fail mode applies: `UnavailableError` when Redis fails.
+   * The identifier's current state under the policy: every rule evaluated (candidates too) for a
+   * check of `cost` (default 0, a peek), nothing consumed, no usage recorded; `allowed`, `reason`
+   * and `retryAfterMs` are what a check of that cost would answer now. No fail mode applies:
+   * `UnavailableError` when Redis fails.
    */
-  async inspect(request: InspectRequest): Promise<CheckResult> {
-    checkInput(request, false);
+  async inspect(request: InspectRequest & Pick<CheckRequest, 'cost'>): Promise<CheckResult> {
+    checkInput(request, true);
+    const cost = request.cost ?? 0;
     const { tenant, policy } = await this.resolve(request.key, request.policy, 'check');
     const at = this.clock();
     const override = matchOverride(policy.overrides, request.identifier, at);
@@ -350,7 +352,7 @@ export class DecisionEngine {
     const decision = await this.decideInRedis(
       plan.set,
       request.identifier,
-      0,
+      cost,
       { dryRun: true },
       policy.policy,
     );

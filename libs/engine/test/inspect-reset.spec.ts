@@ -1,7 +1,7 @@
 import { ruleKey, type AnyRuleSpec } from '@sluice/algorithms';
 import { createTestRedis, type TestRedis } from '@sluice/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ForbiddenError } from '../src/index';
+import { ForbiddenError, InputError } from '../src/index';
 import { apiKey, bucket, policy, publish, startEngine, type EngineSetup } from './support';
 
 let t: TestRedis;
@@ -53,6 +53,32 @@ describe('DecisionEngine.inspect', () => {
       });
     }
     expect(setup.log.events.length).toBe(before);
+  });
+
+  it('answers for a check of the cost given (what the next check would get), still consuming nothing', async () => {
+    const { checker, request } = await fixture();
+    await setup.engine.check({ key: checker, ...request, cost: 3 });
+    // the log holds 3 of 3: a peek passes, a check of cost 1 would not
+    expect(await setup.engine.inspect({ key: checker, ...request })).toMatchObject({
+      allowed: true,
+      retryAfterMs: 0,
+    });
+    for (let i = 0; i < 2; i += 1) {
+      const next = await setup.engine.inspect({ key: checker, ...request, cost: 1 });
+      expect(next).toMatchObject({
+        allowed: false,
+        reason: 'rule',
+        deniedBy: 'log',
+        rules: [
+          { name: 'burst', remaining: 2 },
+          { name: 'log', remaining: 0 },
+        ],
+      });
+      expect(next.retryAfterMs).toBeGreaterThan(50_000);
+    }
+    await expect(setup.engine.inspect({ key: checker, ...request, cost: -1 })).rejects.toThrow(
+      InputError,
+    );
   });
 
   it('reports a suspended tenant as suspended, with the rules state', async () => {

@@ -26,8 +26,8 @@ const REMOVAL_DEADLINE_MS = 25_000;
 // The tenant overview's live traffic, on the real stack in Chromium: checks sent to the data plane
 // show in the chart's figures without a reload, and why (the rule) beside it; a paused chart stays
 // as it was while a live one (another viewer's) moves on, and catches up when resumed; the longer
-// ranges come from the roll-ups and are kept in the URL; the most denied identifier opens the
-// request log; a member removed while watching sees the stream end. Every page ends with no console
+// ranges come from the roll-ups and are kept in the URL; the most denied identifier opens its
+// page; a member removed while watching sees the stream end. Every page ends with no console
 // error and no failed request. The tests run in order.
 describe('the tenant overview’s live traffic', { timeout: 150_000 }, () => {
   let stack: ConsoleStack;
@@ -158,14 +158,16 @@ describe('the tenant overview’s live traffic', { timeout: 150_000 }, () => {
       .click();
     await chart.getByText('Over the last 15 minutes, per second.').waitFor();
 
-    // who was denied: the burst's identifier first, each a way into the request log
+    // who was denied: the burst's identifier first, each opening its page
     const mostDenied = page.getByRole('table', { name: 'Most denied identifiers of api' });
     const burstRow = mostDenied.getByRole('row', { name: /^live-burst/ });
     await burstRow.waitFor({ timeout: BREAKDOWN_DEADLINE_MS });
     expect(await mostDenied.getByRole('row').nth(1).textContent()).toMatch(/^live-burst\d+$/);
     await burstRow.getByRole('link', { name: 'live-burst' }).click();
-    await page.waitForURL(/\/log\?policy=api&identifier=live-burst/);
-    await page.getByRole('cell', { name: 'live-burst', exact: true }).first().waitFor();
+    await page.waitForURL(/\/identifier\?policy=api&identifier=live-burst/);
+    await page.getByRole('heading', { name: 'live-burst', exact: true, level: 2 }).waitFor();
+    const decisions = page.getByRole('region', { name: 'Recent decisions' });
+    await decisions.getByText('denied', { exact: true }).first().waitFor();
     admin.expectClean();
   });
 

@@ -17,7 +17,8 @@ const OVERRIDE_DEADLINE_MS = 10_000;
 // by identifier (exact, then prefix) and outcome, the filters kept in the URL; opens a denial and
 // reads why (the rule, each rule's figures, the headers the caller got); creates an override for
 // that identifier from it, and the identifier's next check is allowed under the override's
-// limit; a live tail shows a new decision without a reload. Every page ends with no console error
+// limit; opens the identifier's page from the log (its state now, the override, its decisions)
+// and an operator resets its counters; a live tail shows a new decision without a reload. Every page ends with no console error
 // and no failed request. The tests run in order.
 describe('the request log', { timeout: 150_000 }, () => {
   let stack: ConsoleStack;
@@ -147,6 +148,87 @@ describe('the request log', { timeout: 150_000 }, () => {
     const next = await check('log-abuser');
     expect(next.body.allowed).toBe(true);
     admin.expectClean();
+  });
+
+  it("opens the identifier's page from a decision: its state now, the override that applies, its decisions", async () => {
+    const { page } = admin;
+    await page.goto(tenantUrl('/log?identifier=log-abuser&outcome=DENIED'));
+    await page
+      .getByRole('button', { name: /^Open the decision of .* for log-abuser$/ })
+      .first()
+      .click();
+    const drawer = page.getByRole('dialog', { name: 'Decision for log-abuser' });
+    await drawer.getByRole('link', { name: "Open log-abuser's page" }).click();
+    await page.waitForURL(/\/identifier\?policy=api&identifier=log-abuser/);
+    await page.getByRole('heading', { name: 'log-abuser', level: 2 }).waitFor();
+
+    // each rule as the data plane holds it: the daily window (no refill) as a peek reads it
+    const { body } = await checkWith(stack, stack.apiKey, {
+      policy: 'api',
+      identifier: 'log-abuser',
+      cost: 0,
+    });
+    const daily = body.rules?.find((r) => r.name === 'daily');
+    expect(daily?.limit).toBe(1000);
+    const now = page.getByRole('region', { name: 'Now' });
+    await now
+      .getByRole('row', { name: /^daily/ })
+      .filter({ hasText: `${(daily?.remaining ?? -1).toLocaleString('en-US')} of 1,000` })
+      .waitFor();
+    // the override created from the log applies: a burst of 50
+    await now
+      .getByRole('row', { name: /^burst/ })
+      .filter({ hasText: / of 50(?![\d,])/ })
+      .waitFor();
+    await now.getByText('An override applies: log-abuser.', { exact: false }).waitFor();
+    const overrides = page.getByRole('table', { name: 'Overrides that match' });
+    const row = overrides.getByRole('row').filter({ hasText: 'burst: capacity 50' });
+    await row.getByText('applies now').waitFor();
+    await row.getByText('from the request log').waitFor();
+    // its denials before the override, in its recent decisions
+    const decisions = page.getByRole('region', { name: 'Recent decisions' });
+    await decisions.getByText('denied', { exact: true }).first().waitFor();
+
+    // the demo's plan leaves resets to operators: the admin is told so, and has no button
+    await page.getByText('Resetting counters is left to operators on your plan').waitFor();
+    expect(await page.getByRole('button', { name: 'Reset counters' }).count()).toBe(0);
+    await expectAccessible(admin, 'identifier page');
+    // the dark screenshot shows the top of the page (after a reset); this one what follows it
+    await page.getByRole('region', { name: 'Overrides that match' }).evaluate((region) => {
+      // clear of the sticky header
+      region.style.scrollMarginTop = '76px';
+      region.scrollIntoView({ block: 'start' });
+    });
+    await screenshot(admin, 'identifier-overrides');
+    admin.expectClean();
+  });
+
+  it("lets an operator reset an identifier's counters: its next check starts on a full quota", async () => {
+    const operator = await browser.signedIn(stack.operator, 'dark');
+    const { page } = operator;
+    await page.goto(tenantUrl('/identifier?policy=api&identifier=log-abuser'));
+    await page.getByRole('heading', { name: 'log-abuser', level: 2 }).waitFor();
+    await page.getByRole('button', { name: 'Reset counters' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset the counters of log-abuser' });
+    await dialog.getByRole('button', { name: 'Reset the counters' }).click();
+    await page
+      .getByText(/^log-abuser starts afresh under api \(\d+ counter keys? deleted\)\.$/)
+      .waitFor();
+    const now = page.getByRole('region', { name: 'Now' });
+    await now
+      .getByRole('row', { name: /^daily/ })
+      .filter({ hasText: '1,000 of 1,000' })
+      .waitFor();
+    await now
+      .getByRole('row', { name: /^burst/ })
+      .filter({ hasText: '50 of 50' })
+      .waitFor();
+    await expectAccessible(operator, 'identifier page, after a reset');
+    await screenshot(operator, 'identifier');
+
+    const next = await check('log-abuser');
+    expect(next.body.rules?.find((r) => r.name === 'daily')?.remaining).toBe(999);
+    operator.expectClean();
   });
 
   it('tails the newest decisions without a reload', async () => {

@@ -47,11 +47,16 @@ const createPlanSchema = z.object({
   name: planFields.name,
   description: planFields.description.nullish().transform((value) => value ?? ''),
   slidingLogMaxLimit: z.number().int().min(1, 'must be at least 1').nullish(),
+  tenantCounterResets: z
+    .boolean()
+    .nullish()
+    .transform((value) => value ?? false),
 });
 const updatePlanSchema = z.object({
   name: planFields.name.nullish(),
   description: planFields.description.nullish(),
   slidingLogMaxLimit: z.number().int().min(1, 'must be at least 1').nullish(),
+  tenantCounterResets: z.boolean().nullish(),
 });
 
 const rulesInclude = {
@@ -182,12 +187,16 @@ export class PlanService {
           ...(data.slidingLogMaxLimit !== undefined && {
             slidingLogMaxLimit: data.slidingLogMaxLimit,
           }),
+          ...(data.tenantCounterResets != null && {
+            tenantCounterResets: data.tenantCounterResets,
+          }),
         },
       });
       const audited = (row: typeof plan) => ({
         name: row.name,
         description: row.description,
         slidingLogMaxLimit: row.slidingLogMaxLimit,
+        tenantCounterResets: row.tenantCounterResets,
       });
       await this.audit.record(tx, actor, {
         action: 'plan.update',

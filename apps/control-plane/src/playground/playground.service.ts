@@ -1,21 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PrismaClient } from '@sluice/db';
-import {
-  type CheckResult,
-  type DecisionEngine,
-  InputError,
-  PolicyNotFoundError,
-  UnavailableError,
-} from '@sluice/engine';
+import type { CheckResult, DecisionEngine } from '@sluice/engine';
 import type { ApiKeyRecord } from '@sluice/policy';
-import { MAX_COST, MAX_IDENTIFIER_BYTES } from '@sluice/algorithms';
+import { MAX_IDENTIFIER_BYTES } from '@sluice/algorithms';
 import { z } from 'zod';
 import { TenantAccessService } from '../access/tenant-access.service';
 import { type AuditActor, AuditService } from '../audit/audit.service';
 import type { AuthUser } from '../auth/auth-user';
 import { PRISMA } from '../database/prisma.token';
 import { ConsoleEngineService } from '../engine/console-engine.service';
-import { AppError, badUserInputOf } from '../graphql/app-error';
+import { consoleInspect, consoleKey, engineCall } from '../engine/console-engine-calls';
+import { costSchema, identifierSchema } from '../engine/console-input';
 import { parseInput } from '../graphql/input';
 import { policySchema } from '../usage/usage.service';
 import {
@@ -30,24 +25,12 @@ import {
 import { OneRunPerUser } from './one-run-per-user';
 import { toPlaygroundDecision } from './playground.mapping';
 
-const identifierSchema = z
-  .string()
-  .min(1, 'must not be empty')
-  .refine(
-    (value) => Buffer.byteLength(value, 'utf8') <= MAX_IDENTIFIER_BYTES - SCRATCH_PREFIX.length,
-    {
-      error: `must be at most ${MAX_IDENTIFIER_BYTES - SCRATCH_PREFIX.length} bytes (UTF-8)`,
-    },
-  );
+const scratchIdentifier = identifierSchema(MAX_IDENTIFIER_BYTES - SCRATCH_PREFIX.length);
 
 const checkSchema = z.object({
   policy: policySchema,
-  identifier: identifierSchema,
-  cost: z
-    .number()
-    .int()
-    .min(0, `must be from 0 to ${MAX_COST}`)
-    .max(MAX_COST, `must be from 0 to ${MAX_COST}`),
+  identifier: scratchIdentifier,
+  cost: costSchema,
   count: z
     .number()
     .int()
@@ -79,22 +62,14 @@ export class PlaygroundService {
 
   async peek(user: AuthUser, args: PlaygroundPeekArgs): Promise<PlaygroundDecision> {
     const policy = parseInput(policySchema, args.policy, 'policy');
-    const identifier = parseInput(identifierSchema, args.identifier, 'identifier');
+    const identifier = parseInput(scratchIdentifier, args.identifier, 'identifier');
     await this.tenants.tenant(user, args.tenantId, 'read');
     const checked = args.realIdentifier ? identifier : SCRATCH_PREFIX + identifier;
     const key = consoleKey(user, args.tenantId);
     const engine = await engineCall(() => this.console.ready(), '');
-    const inspect = () => engine.inspect({ key, policy, identifier: checked });
-    // a console read, not a decision answered by a fail mode: one more try after a Redis stall
-    const result = await engineCall(
-      () =>
-        inspect().catch((error: unknown) => {
-          if (error instanceof UnavailableError) return inspect();
-          throw error;
-        }),
-      '',
+    return toPlaygroundDecision(
+      await consoleInspect(engine, { key, policy, identifier: checked }, ''),
     );
-    return toPlaygroundDecision(result);
   }
 
   async run(
@@ -145,7 +120,7 @@ export class PlaygroundService {
     await this.prisma.$transaction((tx) =>
       this.audit.record(tx, actor, {
         action: 'playground.check',
-        entityType: 'tenant',
+        entityType: 'Tenant',
         entityId: input.tenantId,
         tenantId: input.tenantId,
         after: {
@@ -160,30 +135,6 @@ export class PlaygroundService {
         },
       }),
     );
-  }
-}
-
-/** The console's key for `user` in the tenant: never stored, never published. */
-function consoleKey(user: AuthUser, tenantId: string): ApiKeyRecord {
-  return { id: `console-${user.id}`, tenantId, policies: null, scopes: ['check', 'admin'] };
-}
-
-/** An engine call, its errors as the API's: `path` prefixes the fields of bad input. */
-async function engineCall<T>(call: () => Promise<T>, path: string): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof PolicyNotFoundError) {
-      throw AppError.notFound('The tenant has no published policy of this name.');
-    }
-    if (error instanceof InputError) {
-      throw badUserInputOf(
-        error.issues.map((issue) => ({ field: path + issue.path, message: issue.message })),
-        { field: `${path}identifier`, message: error.message },
-      );
-    }
-    if (error instanceof UnavailableError) throw AppError.unavailable(error.message);
-    throw error;
   }
 }
 

@@ -39,13 +39,20 @@ export interface RuleFigures {
 }
 
 /** Each rule after a check: passed or not, what is left, when it resets, the wait. */
-export function RuleFiguresTable({ rules }: { rules: readonly RuleFigures[] }) {
+export function RuleFiguresTable({
+  rules,
+  passedHeader = 'Passed',
+}: {
+  rules: readonly RuleFigures[];
+  /** What the "passed" column says of each rule (a check made, or one asked about). */
+  passedHeader?: string;
+}) {
   return (
     <Table verticalSpacing={4} fz="sm">
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Rule</Table.Th>
-          <Table.Th>Passed</Table.Th>
+          <Table.Th>{passedHeader}</Table.Th>
           <Table.Th ta="right">Remaining</Table.Th>
           <Table.Th>Resets</Table.Th>
           <Table.Th ta="right">Retry after</Table.Th>

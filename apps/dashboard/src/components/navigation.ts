@@ -31,3 +31,7 @@ export const tenantNav: NavItem[] = [
 
 export const tenantPath = (tenantId: string, path: string) =>
   `/t/${encodeURIComponent(tenantId)}${path}`;
+
+/** An identifier's page under one of the tenant's policies (reached from the pages that list identifiers). */
+export const identifierPath = (tenantId: string, policy: string, identifier: string) =>
+  `${tenantPath(tenantId, '/identifier')}?${new URLSearchParams({ policy, identifier }).toString()}`;

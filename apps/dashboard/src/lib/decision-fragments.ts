@@ -12,3 +12,27 @@ export const LoggedRuleFieldsFragment = graphql(`
     retryAfterMs
   }
 `);
+
+/** A request log entry, as the log table and its drawer show it (the log, an identifier's page). */
+export const DecisionLogEntryFieldsFragment = graphql(`
+  fragment DecisionLogEntryFields on DecisionLogEntry {
+    id
+    at
+    identifier
+    outcome
+    reason
+    deniedBy
+    shadowDenied
+    candidatesDeniedBy
+    cost
+    overrideId
+    retryAfterMs
+    rules {
+      ...LoggedRuleFields
+    }
+    headers {
+      name
+      value
+    }
+  }
+`);

@@ -2,7 +2,8 @@ import { graphql } from '@/generated/gql';
 
 /**
  * The selections of policies that several pages read, once: a rule's parameters, a policy's
- * settings, an effective rule's values with their sources, and the counters a change reset.
+ * settings, an effective rule's values with their sources, the counters a change reset, and an
+ * override (the overrides page, an identifier's page).
  */
 
 export const RuleParamsFragment = graphql(`
@@ -65,5 +66,33 @@ export const CounterResetFieldsFragment = graphql(`
     override
     before
     after
+  }
+`);
+
+export const OverrideFieldsFragment = graphql(`
+  fragment OverrideFields on Override {
+    id
+    policy
+    policyId
+    identifier
+    match
+    reason
+    expiresAt
+    expired
+    rules {
+      name
+      burst
+      capacity
+      leakPerSecond
+      leaseTtlMs
+      limit
+      periodMs
+      refillPerSecond
+      windowMs
+      calendar {
+        unit
+        timeZone
+      }
+    }
   }
 `);

@@ -26,6 +26,12 @@ export class Plan {
   })
   slidingLogMaxLimit!: number | null;
 
+  @Field({
+    description:
+      "Whether the tenants' admins may reset an identifier's counters (operators always may). Off unless set: a tenant that resets its own quota defeats the plan.",
+  })
+  tenantCounterResets!: boolean;
+
   @Field()
   createdAt!: Date;
 
@@ -59,6 +65,12 @@ export class CreatePlanInput {
       "Most units per window of a sliding_window_log rule under this plan, below the platform's cap (CONTROL_PLANE_SLIDING_LOG_MAX_LIMIT). Null: the platform's.",
   })
   slidingLogMaxLimit?: number | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Let the tenants' admins reset an identifier's counters. Default: false.",
+  })
+  tenantCounterResets?: boolean | null;
 }
 
 @InputType()
@@ -75,6 +87,12 @@ export class UpdatePlanInput {
       "A new cap on a sliding_window_log rule's limit under this plan (at most the platform's). Absent: unchanged; null: back to the platform's. Rules already above it keep working until edited.",
   })
   slidingLogMaxLimit?: number | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Let the tenants' admins reset an identifier's counters. Absent: unchanged.",
+  })
+  tenantCounterResets?: boolean | null;
 }
 
 @ObjectType({ description: 'What a change to a plan template did to the tenants on the plan.' })

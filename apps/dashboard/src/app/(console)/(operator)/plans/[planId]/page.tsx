@@ -103,6 +103,12 @@ export default function PlanPage() {
                 </Text>{' '}
                 per window ({plan.slidingLogMaxLimit === null ? 'the platform’s' : 'the plan’s'})
               </Text>
+              <Text size="sm">
+                Counter resets:{' '}
+                <Text span fw={600}>
+                  {plan.tenantCounterResets ? 'tenant admins and operators' : 'operators only'}
+                </Text>
+              </Text>
             </Group>
             {change && (
               <Alert

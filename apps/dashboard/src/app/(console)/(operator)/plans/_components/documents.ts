@@ -44,6 +44,7 @@ export const PlanDocument = graphql(`
       tenantCount
       slidingLogMaxLimit
       slidingLogLimitCap
+      tenantCounterResets
       createdAt
       updatedAt
       policies {
@@ -69,6 +70,7 @@ export const UpdatePlanDocument = graphql(`
       description
       slidingLogMaxLimit
       slidingLogLimitCap
+      tenantCounterResets
       updatedAt
     }
   }

@@ -4,18 +4,16 @@ import { Anchor, Card, Table, Text, Title } from '@mantine/core';
 import NextLink from 'next/link';
 import { useMemo } from 'react';
 import { useQuery } from 'urql';
-import { tenantPath } from '@/components/navigation';
+import { identifierPath } from '@/components/navigation';
 import { formatNumber } from '@/lib/format';
-import { useRefresh } from '../_hooks/use-usage-breakdown';
+import { NETWORK_ONLY, useRefresh } from '@/lib/use-refresh';
 import { MostDeniedDocument } from './documents';
 import { LIVE_SECONDS } from './usage-series';
 
-const NETWORK_ONLY = { requestPolicy: 'network-only' as const };
-
 /**
  * The policy's ten most denied identifiers over the last 15 minutes (the control plane keeps the
- * per-minute lists that long), read again every `refreshMs` while live. Each opens the request
- * log filtered to it.
+ * per-minute lists that long), read again every `refreshMs` while live. Each opens its
+ * identifier page.
  */
 export function MostDenied({
   tenantId,
@@ -53,7 +51,7 @@ export function MostDenied({
         Most denied identifiers of {policy}
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        Over the last 15 minutes; each opens its decisions in the request log.
+        Over the last 15 minutes; each opens its page (its state now, its decisions, its overrides).
       </Text>
       {top === undefined ? (
         <Text size="sm" c="dimmed">
@@ -77,7 +75,7 @@ export function MostDenied({
                 <Table.Td>
                   <Anchor
                     component={NextLink}
-                    href={`${tenantPath(tenantId, '/log')}?policy=${encodeURIComponent(policy)}&identifier=${encodeURIComponent(row.identifier)}`}
+                    href={identifierPath(tenantId, policy, row.identifier)}
                     ff="monospace"
                     size="sm"
                   >

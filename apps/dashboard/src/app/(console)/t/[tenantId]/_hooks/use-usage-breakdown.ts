@@ -1,11 +1,10 @@
 'use client';
 
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useQuery } from 'urql';
+import { NETWORK_ONLY, useRefresh } from '@/lib/use-refresh';
 import { UsageBreakdownDocument } from '../_components/documents';
 import { RANGE_SPECS, type Range } from '../_components/usage-series';
-
-const NETWORK_ONLY = { requestPolicy: 'network-only' as const };
 
 /**
  * One policy's totals over the chart's range of whole minutes, up to the end of the minute that
@@ -37,16 +36,4 @@ export function useUsageBreakdown(args: {
   });
   useRefresh(reexecute, refreshMs);
   return { totals: data?.usageTotals.find((t) => t.policy === policy), error };
-}
-
-/** Runs a query again every `everyMs` (network only) while it is set. */
-export function useRefresh(
-  reexecute: (context: typeof NETWORK_ONLY) => void,
-  everyMs: number | undefined,
-): void {
-  useEffect(() => {
-    if (everyMs === undefined) return;
-    const timer = setInterval(() => reexecute(NETWORK_ONLY), everyMs);
-    return () => clearInterval(timer);
-  }, [reexecute, everyMs]);
 }

@@ -2,22 +2,22 @@
 
 import { Card, Group, Select, Stack, Switch } from '@mantine/core';
 import { useParams } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from 'urql';
-import { tenantPath } from '@/components/navigation';
+import { EntryDrawer } from '@/components/decision-entry-drawer';
+import { LogTable, type LogEntry } from '@/components/decision-log-table';
+import { identifierPath, tenantPath } from '@/components/navigation';
 import { PageHeader } from '@/components/page-header';
 import { Pager } from '@/components/pager';
 import { EmptyState, QueryState } from '@/components/query-state';
 import { useSession } from '@/lib/session';
+import { NETWORK_ONLY, useRefresh } from '@/lib/use-refresh';
 import { DecisionLogDocument, LogPoliciesDocument } from './_components/documents';
-import { EntryDrawer } from './_components/entry-drawer';
 import { LogFilters } from './_components/log-filters';
-import { LogTable, type LogEntry } from './_components/log-table';
 import { useLogFilters } from './_hooks/use-log-filters';
 
 /** A live tail reads the newest entries this often (ms). */
 const TAIL_INTERVAL_MS = 2000;
-const NETWORK_ONLY = { requestPolicy: 'network-only' as const };
 
 export default function RequestLogPage() {
   const { tenantId } = useParams<{ tenantId: string }>();
@@ -47,11 +47,7 @@ export default function RequestLogPage() {
   });
   // the live tail reads the newest page again and again; older pages stay as they are
   const tailing = filters.live && filters.after === null;
-  useEffect(() => {
-    if (!tailing) return;
-    const timer = setInterval(() => reexecute(NETWORK_ONLY), TAIL_INTERVAL_MS);
-    return () => clearInterval(timer);
-  }, [tailing, reexecute]);
+  useRefresh(reexecute, tailing ? TAIL_INTERVAL_MS : undefined);
 
   const log = data?.decisionLog;
   const rules = policyList.find((p) => p.name === policy)?.rules.map((r) => r.name) ?? [];
@@ -124,6 +120,7 @@ export default function RequestLogPage() {
         entry={open}
         policy={policy ?? ''}
         overrideHref={overrideHref}
+        identifierHref={(who) => identifierPath(tenantId, policy ?? '', who)}
         onClose={() => setOpen(undefined)}
       />
     </>

@@ -23,6 +23,7 @@ import { PageHeader } from '@/components/page-header';
 import { Pager } from '@/components/pager';
 import { EmptyState, QueryState } from '@/components/query-state';
 import { formatDateTime } from '@/lib/format';
+import { describeRuleChanges } from '@/lib/rule-changes';
 import { useSession } from '@/lib/session';
 import { DeleteOverrideModal } from './_components/delete-override-modal';
 import { OverridablePoliciesDocument, OverridesDocument } from './_components/documents';
@@ -31,7 +32,7 @@ import {
   type OverrideRow,
   type OverrideSaved,
 } from './_components/override-form-modal';
-import { describeRuleChanges } from './_components/override-rules';
+
 import { useOverrideFilters } from './_hooks/use-override-filters';
 
 const LIST_CONTEXT = { additionalTypenames: ['Override'] };

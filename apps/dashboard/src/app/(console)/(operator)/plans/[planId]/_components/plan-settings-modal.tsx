@@ -7,6 +7,7 @@ import {
   Modal,
   NumberInput,
   Stack,
+  Switch,
   Textarea,
   TextInput,
 } from '@mantine/core';
@@ -23,9 +24,13 @@ interface PlanSettings {
   name: string;
   description: string;
   slidingLogMaxLimit?: number | null;
+  tenantCounterResets: boolean;
 }
 
-/** A plan's name, description and cap on sliding-log limits (empty: the platform's). */
+/**
+ * A plan's name, description, cap on sliding-log limits (empty: the platform's) and whether its
+ * tenants' admins may reset an identifier's counters.
+ */
 export function PlanSettingsModal({
   plan,
   platformCap,
@@ -43,6 +48,7 @@ export function PlanSettingsModal({
       name: plan.name,
       description: plan.description,
       slidingLogMaxLimit: (plan.slidingLogMaxLimit ?? '') as number | '',
+      tenantCounterResets: plan.tenantCounterResets,
     },
     validate: { name: (v) => (v.trim() ? null : 'Enter a name') },
   });
@@ -54,6 +60,7 @@ export function PlanSettingsModal({
         name: values.name.trim(),
         description: values.description.trim(),
         slidingLogMaxLimit: values.slidingLogMaxLimit === '' ? null : values.slidingLogMaxLimit,
+        tenantCounterResets: values.tenantCounterResets,
       },
     });
     if (result.error) {
@@ -95,6 +102,11 @@ export function PlanSettingsModal({
             allowNegative={false}
             clampBehavior="none"
             {...form.getInputProps('slidingLogMaxLimit')}
+          />
+          <Switch
+            label="Tenant admins may reset counters"
+            description="From an identifier's page, as operators can. Off: a tenant that resets its own callers' quota would get more than its plan."
+            {...form.getInputProps('tenantCounterResets', { type: 'checkbox' })}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -40,24 +40,7 @@ export const DecisionLogDocument = graphql(`
       first: 50
     ) {
       entries {
-        id
-        at
-        identifier
-        outcome
-        reason
-        deniedBy
-        shadowDenied
-        candidatesDeniedBy
-        cost
-        overrideId
-        retryAfterMs
-        rules {
-          ...LoggedRuleFields
-        }
-        headers {
-          name
-          value
-        }
+        ...DecisionLogEntryFields
       }
       pageInfo {
         hasNextPage

@@ -17,29 +17,7 @@ export const OverridesDocument = graphql(`
       after: $after
     ) {
       nodes {
-        id
-        policy
-        policyId
-        identifier
-        match
-        reason
-        expiresAt
-        expired
-        rules {
-          name
-          burst
-          capacity
-          leakPerSecond
-          leaseTtlMs
-          limit
-          periodMs
-          refillPerSecond
-          windowMs
-          calendar {
-            unit
-            timeZone
-          }
-        }
+        ...OverrideFields
       }
       pageInfo {
         hasNextPage

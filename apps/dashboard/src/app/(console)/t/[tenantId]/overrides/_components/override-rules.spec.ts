@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   blankRuleValues,
   boundsHint,
-  describeRuleChanges,
   identifierInput,
   identifierProblem,
   lockedParams,
@@ -148,17 +147,6 @@ describe('windowChanges', () => {
     expect(windowChanges([daily], [{ name: 'daily', windowMs: 60_000 }], [])).toEqual([
       { rule: 'daily', before: '1 minute', after: '1 day' },
     ]);
-  });
-});
-
-describe('describeRuleChanges', () => {
-  it('reads as a sentence per rule', () => {
-    expect(
-      describeRuleChanges([
-        { name: 'burst', capacity: 40, refillPerSecond: 2.5 },
-        { name: 'daily', windowMs: 7_200_000 },
-      ]),
-    ).toEqual(['burst: capacity 40, refill 2.5/s', 'daily: window 2 hours']);
   });
 });
 

@@ -1,22 +1,16 @@
 import type { Algorithm, RuleChangeInput } from '@/generated/gql/graphql';
 import type { FieldIssue } from '@/lib/errors';
 import { formErrors } from '@/lib/errors';
+import type { Calendar, RuleChangeView } from '@/lib/rule-changes';
 import { formatNumber } from '@/lib/format';
 import {
   ALGORITHM_PARAMS,
   formatDuration,
-  formatParam,
   PARAM_NAMES,
-  paramWord,
   WINDOWED,
   type ParamName,
   type ParamSpec,
 } from '@/lib/rules';
-
-interface Calendar {
-  unit: string;
-  timeZone: string;
-}
 
 /** A rule as `effectivePolicies` gives it (what these helpers read of it). */
 export interface RuleView {
@@ -32,11 +26,6 @@ export interface RuleView {
     max?: number | null;
   }[];
 }
-
-/** An override's parameters for one rule, as the API lists them. */
-export type RuleChangeView = { name: string; calendar?: Calendar | null } & Partial<
-  Record<ParamName, number | null>
->;
 
 export interface OfferedParam extends ParamSpec {
   /** The policy's value for this tenant (null: not set, e.g. a GCRA without burst). */
@@ -167,23 +156,6 @@ export function overrideFormErrors(
     }
   }
   return { fields, general };
-}
-
-/** An override's rules in words, one line a rule: "burst: capacity 40, refill 2/s". */
-export function describeRuleChanges(rules: readonly RuleChangeView[]): string[] {
-  return rules.map((rule) => {
-    const parts: string[] = [];
-    for (const name of PARAM_NAMES) {
-      const value = rule[name];
-      if (typeof value === 'number') parts.push(`${paramWord(name)} ${formatParam(name, value)}`);
-    }
-    if (rule.calendar) {
-      parts.push(
-        `window a calendar ${rule.calendar.unit.toLowerCase()} (${rule.calendar.timeZone})`,
-      );
-    }
-    return `${rule.name}: ${parts.join(', ')}`;
-  });
 }
 
 function windowOf(rule: RuleView, change: RuleChangeView | undefined): string {

@@ -4,7 +4,7 @@ import { Button, Drawer, Group, Stack, Text, Title } from '@mantine/core';
 import Link from 'next/link';
 import { OutcomeBadge, ResponseHeaders, RuleFiguresTable } from '@/components/decision-figures';
 import { formatNumber, formatTimestamp } from '@/lib/format';
-import type { LogEntry } from './log-table';
+import type { LogEntry } from './decision-log-table';
 import { reasonExplained } from '@/lib/reasons';
 
 /**
@@ -16,12 +16,15 @@ export function EntryDrawer({
   entry,
   policy,
   overrideHref,
+  identifierHref,
   onClose,
 }: {
   entry: LogEntry | undefined;
   policy: string;
   /** Where an override for the entry's identifier is created; absent for readers. */
   overrideHref: ((identifier: string) => string) | undefined;
+  /** The identifier's page; absent where the drawer is opened from it. */
+  identifierHref?: ((identifier: string) => string) | undefined;
   onClose: () => void;
 }) {
   return (
@@ -47,10 +50,19 @@ export function EntryDrawer({
               ` Candidate rules that would have denied: ${entry.candidatesDeniedBy.join(', ')}.`}
             {entry.overrideId && ` An override applied (${entry.overrideId}).`}
           </Text>
-          {overrideHref && (
-            <Button component={Link} href={overrideHref(entry.identifier)} w="fit-content">
-              Create an override for {entry.identifier}
-            </Button>
+          {(overrideHref ?? identifierHref) && (
+            <Group gap="sm">
+              {overrideHref && (
+                <Button component={Link} href={overrideHref(entry.identifier)}>
+                  Create an override for {entry.identifier}
+                </Button>
+              )}
+              {identifierHref && (
+                <Button component={Link} variant="default" href={identifierHref(entry.identifier)}>
+                  Open {entry.identifier}&apos;s page
+                </Button>
+              )}
+            </Group>
           )}
           <section aria-labelledby="entry-rules">
             <Title order={3} size="h5" id="entry-rules" mb="xs">

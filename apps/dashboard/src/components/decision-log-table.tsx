@@ -2,11 +2,11 @@
 
 import { Table, Text, UnstyledButton } from '@mantine/core';
 import { OutcomeBadge } from '@/components/decision-figures';
-import type { DecisionLogQuery } from '@/generated/gql/graphql';
+import type { DecisionLogEntryFieldsFragment } from '@/generated/gql/graphql';
 import { formatNumber, formatTimestamp, formatWait } from '@/lib/format';
 import { reasonLabel } from '@/lib/reasons';
 
-export type LogEntry = DecisionLogQuery['decisionLog']['entries'][number];
+export type LogEntry = DecisionLogEntryFieldsFragment;
 
 /** The log's entries, newest first; a row opens its entry. */
 export function LogTable({
