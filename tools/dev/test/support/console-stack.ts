@@ -104,14 +104,17 @@ export async function startConsoleStack(options: ConsoleStackOptions = {}): Prom
       ports,
       logDir: join(scratch, 'logs'),
     });
+    const dataPlane = `http://127.0.0.1:${ports['data-plane']}`;
+    const apiKey = (await readFile(join(scratch, 'api-key'), 'utf8')).trim();
+    await untilPublished(dataPlane, apiKey);
     return {
       dashboard,
       controlPlane: `http://127.0.0.1:${ports['control-plane']}`,
-      dataPlane: `http://127.0.0.1:${ports['data-plane']}`,
+      dataPlane,
       operator,
       tenantAdmin,
       tenantId: seed.tenantId,
-      apiKey: (await readFile(join(scratch, 'api-key'), 'utf8')).trim(),
+      apiKey,
       smtp,
       stop,
     };
@@ -119,5 +122,28 @@ export async function startConsoleStack(options: ConsoleStackOptions = {}): Prom
     // the cause of the failed start, not a cleanup's
     await stop().catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * Waits until the data plane knows the seeded key and its tenant, which the control plane's relay
+ * publishes a moment after it starts: until then a spec's first checks are refused as unknown (and
+ * the refusal is cached for a second), so on a busy machine a spec's setup could lose them all. A
+ * dry run: nothing is counted or logged.
+ */
+async function untilPublished(dataPlane: string, apiKey: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const response = await fetch(`${dataPlane}/v1/check`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ policy: 'api', identifier: 'stack-ready', dryRun: true }),
+    });
+    await response.arrayBuffer();
+    if (response.ok) return;
+    if (Date.now() > deadline) {
+      throw new Error(`the data plane still answers ${response.status} to the seeded key`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
