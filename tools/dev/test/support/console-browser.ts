@@ -52,7 +52,8 @@ export class TrackedPage {
 
   expectClean(): void {
     const unexpected = this.problems.filter((p) => !this.allowed.some((a) => a.test(p)));
-    expect(unexpected).toEqual([]);
+    // the problems in the message too: a retried test's first failure is reported by it alone
+    expect(unexpected, unexpected.join('\n')).toEqual([]);
   }
 }
 
