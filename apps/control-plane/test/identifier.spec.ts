@@ -248,9 +248,17 @@ describe('resetIdentifier', () => {
     });
     expect(audit?.after).toEqual({ policy: 'api', identifier: 'greg', deleted: 2 });
 
-    // nothing left to reset: 0 keys, still audited
-    await reset(op, 'never-seen');
+    // nothing to reset: 0 keys, still audited
     expect((await reset(op, 'never-seen')).resetIdentifier.deleted).toBe(0);
+    expect(
+      await app.prisma.auditLog.count({
+        where: {
+          tenantId,
+          action: 'identifier.reset',
+          after: { equals: { policy: 'api', identifier: 'never-seen', deleted: 0 } },
+        },
+      }),
+    ).toBe(1);
   });
 
   it('lets tenant admins reset only where their plan allows it (off by default); viewers never', async () => {

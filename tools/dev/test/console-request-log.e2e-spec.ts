@@ -207,6 +207,13 @@ describe('the request log', { timeout: 150_000 }, () => {
   it("lets an operator reset an identifier's counters: its next check starts on a full quota", async () => {
     const operator = await browser.signedIn(stack.operator, 'dark');
     const { page } = operator;
+    // opened bare, the page asks which identifier; a policy the tenant lacks is said so
+    await page.goto(tenantUrl('/identifier'));
+    await page.getByText('Which identifier?').waitFor();
+    await screenshot(operator, 'identifier-empty');
+    await page.goto(tenantUrl('/identifier?policy=nope&identifier=log-abuser'));
+    await page.getByText('The tenant has no published policy of this name.').waitFor();
+    await screenshot(operator, 'identifier-unknown-policy');
     await page.goto(tenantUrl('/identifier?policy=api&identifier=log-abuser'));
     await page.getByRole('heading', { name: 'log-abuser', level: 2 }).waitFor();
     await page.getByRole('button', { name: 'Reset counters' }).click();

@@ -45,7 +45,7 @@ export class IdentifierService {
     const { policy, identifier } = this.target(args, '');
     const cost = parseInput(costSchema, args.cost, 'cost');
     const tenant = await this.tenants.tenant(user, args.tenantId, 'read');
-    return this.read(user, tenant, { policy, identifier, cost }, '');
+    return this.read(user, tenant, { policy, identifier, cost }, undefined, '');
   }
 
   async reset(
@@ -73,7 +73,7 @@ export class IdentifierService {
         after: { policy, identifier, deleted },
       }),
     );
-    const state = await this.read(user, tenant, { policy, identifier, cost: 1 }, 'input.');
+    const state = await this.read(user, tenant, { policy, identifier, cost: 1 }, true, 'input.');
     return { deleted, state };
   }
 
@@ -88,16 +88,18 @@ export class IdentifierService {
     user: AuthUser,
     tenant: Tenant,
     target: { policy: string; identifier: string; cost: number },
+    /** Whether the caller may reset, when known already (else read beside the state). */
+    canReset: boolean | undefined,
     path: string,
   ): Promise<IdentifierState> {
     const { policy, identifier } = target;
     const engine = await engineCall(() => this.console.ready(), path);
     const key = consoleKey(user, tenant.id);
-    const [now, next, overrides, canReset] = await Promise.all([
+    const [now, next, overrides, mayReset] = await Promise.all([
       consoleInspect(engine, { key, policy, identifier }, path),
       consoleInspect(engine, { key, ...target }, path),
       this.matchingOverrides(tenant.id, policy, identifier),
-      this.mayReset(user, tenant),
+      canReset ?? this.mayReset(user, tenant),
     ]);
     return {
       tenantId: tenant.id,
@@ -106,7 +108,7 @@ export class IdentifierService {
       now: toPlaygroundDecision(now),
       next: toPlaygroundDecision(next),
       overrides,
-      canReset,
+      canReset: mayReset,
     };
   }
 

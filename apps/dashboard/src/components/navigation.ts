@@ -35,3 +35,7 @@ export const tenantPath = (tenantId: string, path: string) =>
 /** An identifier's page under one of the tenant's policies (reached from the pages that list identifiers). */
 export const identifierPath = (tenantId: string, policy: string, identifier: string) =>
   `${tenantPath(tenantId, '/identifier')}?${new URLSearchParams({ policy, identifier }).toString()}`;
+
+/** The overrides page with its form open for a new override of `identifier` under `policy`. */
+export const newOverridePath = (tenantId: string, policy: string, identifier: string) =>
+  `${tenantPath(tenantId, '/overrides')}?${new URLSearchParams({ new: policy, for: identifier }).toString()}`;

@@ -2,6 +2,7 @@
 
 import { useMemo } from 'react';
 import { useQuery } from 'urql';
+import { NETWORK_ONLY } from '@/lib/use-refresh';
 import { UsageChartDocument } from '../_components/documents';
 import {
   bucketLabel,
@@ -19,8 +20,6 @@ import {
 
 /** A point of the chart: its axis label and the four outcomes. */
 export type ChartRow = UsageCounts & { label: string };
-
-const CHART_CONTEXT = { requestPolicy: 'network-only' as const };
 
 /**
  * Seconds the live range reads back from its anchor: the API keeps 15 minutes of seconds less a
@@ -61,7 +60,7 @@ export function useUsageChart(args: {
     query: UsageChartDocument,
     variables,
     pause: policy === undefined || anchor === undefined,
-    context: CHART_CONTEXT,
+    context: NETWORK_ONLY,
   });
 
   const rows = useMemo((): ChartRow[] | undefined => {

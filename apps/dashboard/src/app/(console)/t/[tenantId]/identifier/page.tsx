@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useQuery } from 'urql';
-import { tenantPath } from '@/components/navigation';
+import { newOverridePath, tenantPath } from '@/components/navigation';
 import { PageHeader } from '@/components/page-header';
 import { EmptyState, QueryState } from '@/components/query-state';
 import { useSession } from '@/lib/session';
@@ -44,8 +44,7 @@ export default function IdentifierPage() {
   const [resetDone, setResetDone] = useState<string>();
   const state = data?.identifierState;
   const overrideHref = writer
-    ? (who: string) =>
-        `${tenantPath(tenantId, '/overrides')}?new=${encodeURIComponent(policy ?? '')}&for=${encodeURIComponent(who)}`
+    ? (who: string) => newOverridePath(tenantId, policy ?? '', who)
     : undefined;
   const applied = state?.overrides.find((o) => o.id === state.now.overrideId);
 

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { EntryDrawer } from '@/components/decision-entry-drawer';
 import { LogTable, type LogEntry } from '@/components/decision-log-table';
-import { identifierPath, tenantPath } from '@/components/navigation';
+import { identifierPath, newOverridePath } from '@/components/navigation';
 import { PageHeader } from '@/components/page-header';
 import { Pager } from '@/components/pager';
 import { EmptyState, QueryState } from '@/components/query-state';
@@ -52,8 +52,7 @@ export default function RequestLogPage() {
   const log = data?.decisionLog;
   const rules = policyList.find((p) => p.name === policy)?.rules.map((r) => r.name) ?? [];
   const overrideHref = writer
-    ? (who: string) =>
-        `${tenantPath(tenantId, '/overrides')}?new=${encodeURIComponent(policy ?? '')}&for=${encodeURIComponent(who)}`
+    ? (who: string) => newOverridePath(tenantId, policy ?? '', who)
     : undefined;
 
   return (

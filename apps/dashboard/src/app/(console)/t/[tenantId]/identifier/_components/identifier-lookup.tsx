@@ -19,7 +19,10 @@ export function IdentifierLookup({
   target: IdentifierTarget;
   onLookUp: (target: IdentifierTarget) => void;
 }) {
-  const [policy, setPolicy] = useState(target.policy);
+  // a policy the tenant lacks (an old link) is not offered: the first one is
+  const [policy, setPolicy] = useState(
+    policies.includes(target.policy) ? target.policy : (policies[0] ?? ''),
+  );
   const [identifier, setIdentifier] = useState(target.identifier);
   const [cost, setCost] = useState<number>(target.cost);
   const submit = (event: FormEvent) => {
@@ -54,7 +57,7 @@ export function IdentifierLookup({
           allowDecimal={false}
           w={160}
         />
-        <Button type="submit" disabled={identifier.trim() === ''}>
+        <Button type="submit" disabled={identifier.trim() === '' || policy === ''}>
           Look up
         </Button>
       </Group>

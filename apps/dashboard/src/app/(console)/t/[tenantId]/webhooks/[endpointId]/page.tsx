@@ -5,6 +5,7 @@ import NextLink from 'next/link';
 import { useParams } from 'next/navigation';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useQuery } from 'urql';
+import { NETWORK_ONLY } from '@/lib/use-refresh';
 import { tenantPath } from '@/components/navigation';
 import { PageHeader } from '@/components/page-header';
 import { QueryState } from '@/components/query-state';
@@ -19,7 +20,6 @@ import { addSample, ratesOf, type QueueSample } from './_components/queue-rates'
 
 /** The queue is read again this often (ms) while live. */
 const POLL_MS = 2000;
-const NETWORK_ONLY = { requestPolicy: 'network-only' as const };
 const perSecond = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 
 /** A label and its value, in a card's grid. */
