@@ -95,6 +95,26 @@ async function ownPolicy(tenantId: string): Promise<string> {
   return createPolicy.policy.id;
 }
 
+const candidate = {
+  name: 'r-next',
+  replaces: 'r',
+  algorithm: 'TOKEN_BUCKET',
+  capacity: 3,
+  refillPerSecond: 1,
+};
+
+/** One of the tenant's own policies with a proposal running in shadow. */
+async function triedPolicy(tenantId: string): Promise<string> {
+  const id = await ownPolicy(tenantId);
+  await gql(
+    app,
+    world.operatorToken,
+    `mutation ($i: TryCandidateRulesInput!) { tryCandidateRules(input: $i) { tenantsRepublished } }`,
+    { i: { policyId: id, candidateRules: [candidate] } },
+  );
+  return id;
+}
+
 async function override(tenantId: string): Promise<string> {
   const { createOverride } = await gql<{ createOverride: { override: { id: string } } }>(
     app,
@@ -358,6 +378,24 @@ const PROBES: Record<string, Probe> = {
   deletePolicy: {
     query: `mutation ($id: ID!) { deletePolicy(id: $id) { version } }`,
     variables: async (w) => ({ id: await ownPolicy(w.tenantId) }),
+    allowed: WRITERS,
+  },
+  // try in shadow: a tenant's own policy is its writers'
+  tryCandidateRules: {
+    query: `mutation ($i: TryCandidateRulesInput!) { tryCandidateRules(input: $i) { tenantsRepublished } }`,
+    variables: async (w) => ({
+      i: { policyId: await ownPolicy(w.tenantId), candidateRules: [candidate] },
+    }),
+    allowed: WRITERS,
+  },
+  applyCandidateRules: {
+    query: `mutation ($id: ID!) { applyCandidateRules(policyId: $id) { tenantsRepublished } }`,
+    variables: async (w) => ({ id: await triedPolicy(w.tenantId) }),
+    allowed: WRITERS,
+  },
+  discardCandidateRules: {
+    query: `mutation ($id: ID!) { discardCandidateRules(policyId: $id) { tenantsRepublished } }`,
+    variables: async (w) => ({ id: await triedPolicy(w.tenantId) }),
     allowed: WRITERS,
   },
   changePlanPolicy: {

@@ -29,6 +29,9 @@ describe('the console’s plans', { timeout: 150_000 }, () => {
   let operatorToken: string;
   const { rule, fill, algorithm } = policyEditor;
   const openPlan = (page: Page, name: string) => openPlanIn(page, stack.dashboard, name);
+  /** The id of the plan the page shows (`/plans/<id>`). */
+  const planId = (page: Page) =>
+    decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
 
   beforeAll(async () => {
     stack = await startConsoleStack();
@@ -69,7 +72,6 @@ describe('the console’s plans', { timeout: 150_000 }, () => {
     await dialog.getByRole('textbox', { name: 'Sliding log cap' }).fill('5000');
     await dialog.getByRole('button', { name: 'Create the plan' }).click();
     await page.waitForURL(/\/plans\/pln_/);
-    const planId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
     await page.getByRole('heading', { name: 'Team Plus', level: 1 }).waitFor();
     await page.getByText('No policy templates yet').waitFor();
     await page.getByText('(the plan’s)').waitFor();
@@ -120,7 +122,7 @@ describe('the console’s plans', { timeout: 150_000 }, () => {
       .poll(() => reading('burst'), { timeout: 10_000 })
       .toBe('queues up to 5, leaving at 1 per second');
     expect(
-      (await storedTemplateRules(stack, operatorToken, planId, 'everything'))[0],
+      (await storedTemplateRules(stack, operatorToken, planId(page), 'everything'))[0],
     ).toMatchObject({
       name: 'burst',
       algorithm: 'LEAKY_BUCKET',
@@ -137,6 +139,61 @@ describe('the console’s plans', { timeout: 150_000 }, () => {
     await dialog.getByRole('button', { name: 'Save the plan' }).click();
     await page.getByText('team-plus · For teams of up to 20').waitFor();
     await page.getByText('(the platform’s)').waitFor();
+    tracked.expectClean();
+  });
+
+  it('an operator tries new limits for a template in shadow, discards them, then applies others', async () => {
+    const tracked = await browser.signedIn(stack.operator);
+    const { page } = tracked;
+    await openPlan(page, 'Team Plus');
+    const rules = page.getByRole('table', { name: 'Rules of everything' });
+    const proposeCapacity = async (capacity: string) => {
+      await page.getByRole('button', { name: 'Try in shadow for the template everything' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Try new limits for everything in shadow' });
+      await dialog.getByText('A template’s candidates run for every tenant on the plan.').waitFor();
+      const candidate = dialog.getByRole('group', { name: 'Candidate rule 1', exact: true });
+      expect(await candidate.getByRole('combobox', { name: 'Proposes' }).inputValue()).toBe(
+        'burst',
+      );
+      await fill(candidate, 'Queue capacity', capacity);
+      await dialog.getByRole('button', { name: 'Run in shadow' }).click();
+      await page.getByText('burst-next run in shadow on everything for 0 tenants.').waitFor();
+      await rules.getByText('candidate for burst').waitFor();
+    };
+
+    await proposeCapacity('2');
+    await page.getByRole('button', { name: 'Discard candidates of everything' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Discard the candidates of everything?' });
+    await dialog.getByRole('button', { name: 'Discard them' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The candidates of everything are discarded.' })
+      .waitFor();
+    await expect.poll(() => rules.getByText('candidate for burst').count()).toBe(0);
+
+    await proposeCapacity('3');
+    await page.getByRole('button', { name: 'Apply candidates of everything' }).click();
+    dialog = page.getByRole('dialog', { name: 'Apply the candidates of everything?' });
+    await dialog.getByText('These become live rules for every tenant on the plan').waitFor();
+    await dialog
+      .getByText('takes burst-next’s values: queues up to 3, leaving at 1 per second')
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Apply them' }).click();
+    const applied = page
+      .getByRole('alert')
+      .filter({ hasText: 'The candidates of everything are live.' });
+    await applied.getByText('No tenant’s policies changed.').waitFor();
+    // the template's burst has the proposed capacity, its tenants' bounds kept, no candidate left
+    expect(await storedTemplateRules(stack, operatorToken, planId(page), 'everything')).toEqual([
+      expect.objectContaining({
+        name: 'burst',
+        candidate: false,
+        algorithm: 'LEAKY_BUCKET',
+        capacity: 3,
+        leakPerSecond: 1,
+        tenantBounds: [{ param: 'capacity', min: 1, max: 50 }],
+      }),
+    ]);
     tracked.expectClean();
   });
 

@@ -187,8 +187,10 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
     await reports.getByText('Shadow', { exact: true }).waitFor();
     await reports.getByText('Closed', { exact: true }).waitFor();
     await reports.getByText('30 in any 1 minute').waitFor();
-    await reports.getByText('10 per second, spaced evenly, up to 3 at once').waitFor();
+    // the candidate, in the rules and in its trial's figures
+    await reports.getByText('10 per second, spaced evenly, up to 3 at once').first().waitFor();
     await reports.getByText('candidate', { exact: true }).waitFor();
+    await reports.getByRole('table', { name: 'Candidates of reports' }).waitFor();
     await reports.getByRole('button', { name: 'Edit reports' }).waitFor();
     expect(await reports.getByRole('button', { name: /^Change values/ }).count()).toBe(0);
 
@@ -342,6 +344,99 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
     tracked.expectClean();
   });
 
+  it('a tenant admin tries new limits in shadow, watches their would-be denials and applies them', async () => {
+    await data(
+      `mutation ($tenantId: ID!) {
+        createPolicy(tenantId: $tenantId, input: {
+          name: "searches", rules: [{ name: "per-hour", algorithm: SLIDING_WINDOW_LOG, limit: 10, windowMs: 3600000 }]
+        }) { version }
+      }`,
+      { tenantId: stack.tenantId },
+      adminToken,
+    );
+    // the demo key may use api and llm-tokens only: a key of the searches policy
+    const { createApiKey } = await data<{ createApiKey: { secret: string } }>(
+      `mutation ($tenantId: ID!) {
+        createApiKey(input: { tenantId: $tenantId, name: "searches", policyNames: ["searches"] }) { secret }
+      }`,
+      { tenantId: stack.tenantId },
+      adminToken,
+    );
+    const check = (identifier: string, dryRun = false) =>
+      checkWith(stack, createApiKey.secret, { policy: 'searches', identifier, dryRun });
+    const tracked = await browser.signedIn(stack.tenantAdmin);
+    const { page } = tracked;
+    await page.goto(policiesUrl());
+    const searches = card(page, 'searches');
+    await searches.getByRole('button', { name: 'Try in shadow searches' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Try new limits for searches in shadow' });
+    // the proposal starts as a copy of each live rule, proposing new values for it
+    const candidate = dialog.getByRole('group', { name: 'Candidate rule 1', exact: true });
+    expect(await candidate.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe(
+      'per-hour-next',
+    );
+    expect(await candidate.getByRole('combobox', { name: 'Proposes' }).inputValue()).toBe(
+      'per-hour',
+    );
+    await candidate.getByRole('textbox', { name: 'Limit', exact: true }).fill('3');
+    await expectAccessible(tracked, 'policy-try-in-shadow');
+    await screenshot(tracked, 'policy-try-in-shadow');
+    await dialog.getByRole('button', { name: 'Run in shadow' }).click();
+    await page.getByText('per-hour-next run in shadow on searches.').waitFor();
+
+    // six checks once the data plane decides the candidate: all allowed by the live 10 an hour,
+    // the last three would have been denied by the proposed 3
+    await expect
+      .poll(async () => (await check('shadow-probe', true)).body.candidates?.map((c) => c.name), {
+        timeout: 30_000,
+      })
+      .toEqual(['per-hour-next']);
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await check('shadow-user'));
+    expect(answers.map((a) => [a.status, a.body.allowed])).toEqual(
+      Array.from({ length: 6 }, () => [200, true]),
+    );
+    expect(answers.map((a) => a.body.candidates?.[0]?.allowed)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    const trial = searches.getByRole('table', { name: 'Candidates of searches' });
+    const row = trial.getByRole('row').filter({ hasText: 'per-hour-next' });
+    // the usage counters flush within a second or two, the panel reads them every 5 s
+    await expect
+      .poll(() => row.getByRole('cell').allTextContents(), { timeout: 30_000 })
+      .toEqual([expect.stringContaining('per-hour-next'), 'new values for per-hour', '3', '0']);
+    await searches.scrollIntoViewIfNeeded();
+    await expectAccessible(tracked, 'policy-shadow-trial');
+    await screenshot(tracked, 'policy-shadow-trial');
+
+    await searches.getByRole('button', { name: 'Apply candidates of searches' }).click();
+    const apply = page.getByRole('dialog', { name: 'Apply the candidates of searches?' });
+    await apply.getByText('takes per-hour-next’s values: 3 in any 1 hour').waitFor();
+    await apply.getByRole('button', { name: 'Apply them' }).click();
+    await page.getByText('The candidates of searches are live.').waitFor();
+    await expect.poll(() => trial.count()).toBe(0);
+    expect(await paramRow(page, 'searches', 'Limit').getByRole('cell').allTextContents()).toEqual(
+      expect.arrayContaining(['Limit', '3']),
+    );
+    // the live rule kept its counter (a sliding log: no window boundary to pass meanwhile): the
+    // user who spent 6 in the last hour is over the new 3 at once
+    await expect
+      .poll(
+        async () => {
+          const { body } = await check('shadow-user', true);
+          return [body.allowed, body.deniedBy, body.candidates];
+        },
+        { timeout: 30_000 },
+      )
+      .toEqual([false, 'per-hour', undefined]);
+    tracked.expectClean();
+  });
+
   it('a viewer reads the policies without a write button', async () => {
     await data(
       `mutation ($tenantId: ID!) {
@@ -375,6 +470,11 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
       await card(page, 'api').getByText('Changed by the tenant').waitFor();
       await expectAccessible(tracked, 'policies');
       await screenshot(tracked, 'policies');
+      // reports' candidate runs in shadow: its trial panel, in this theme
+      await card(page, 'reports')
+        .getByRole('table', { name: 'Candidates of reports' })
+        .scrollIntoViewIfNeeded();
+      await screenshot(tracked, 'policies-trial');
 
       await page.getByRole('button', { name: 'Change values of api' }).click();
       const dialog = page.getByRole('dialog', { name: 'Change api' });

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ApiKeyModule } from '../api-key/api-key.module';
 import { AuthModule } from '../auth/auth.module';
+import { CandidatesModule } from '../candidates/candidates.module';
 import { RequestAuthService } from '../auth/request-auth.service';
 import { ENV, type Env } from '../env';
 import { MemberModule } from '../member/member.module';
@@ -26,6 +27,7 @@ import { ServerTimeResolver } from './server-time.resolver';
     PlanModule,
     TenantModule,
     PolicyModule,
+    CandidatesModule,
     OverrideModule,
     ApiKeyModule,
     MemberModule,

@@ -264,6 +264,19 @@ export class PlanService {
   ): Promise<PlanPolicyPayload> {
     const row = policyRowFromInput(input, id, true);
     this.validate(row);
+    return this.replaceTemplate(actor, id, 'plan_policy.update', () => row);
+  }
+
+  /**
+   * Replaces a template with what `next` makes of the stored one, validated with issues named
+   * from `input`, audited as `action`, and republished to every tenant on the plan.
+   */
+  async replaceTemplate(
+    actor: AuditActor,
+    id: string,
+    action: string,
+    next: (before: PolicyRow) => PolicyRow,
+  ): Promise<PlanPolicyPayload> {
     return this.changes.run(async (tx) => {
       const existing = await tx.policy.findFirst({
         where: { id, planId: { not: null } },
@@ -271,11 +284,13 @@ export class PlanService {
       });
       if (!existing?.planId || !existing.plan) throw AppError.notFound('No such plan policy.');
       const before = toPolicyRow(existing);
+      const row = next(before);
+      this.validate(row);
       throwIfIssues(templateLogCapIssues(row, before, this.logCapOf(existing.plan), 'input'));
       await this.assertNameFree(tx, existing.planId, row.name, id);
       await this.states.putPolicy(tx, { planId: existing.planId }, row);
       await this.audit.record(tx, actor, {
-        action: 'plan_policy.update',
+        action,
         entityType: 'Policy',
         entityId: id,
         before: asJson(before),

@@ -1,4 +1,5 @@
 import type { FieldIssue } from '../graphql/app-error';
+import { candidateLinkIssues } from './candidates';
 import { compileState, type LocatedIssue } from './compile-state';
 import type { OverrideRow, PolicyRow, RuleParams } from './tenant-state';
 
@@ -60,7 +61,10 @@ export function changeField(
   return index === -1 ? undefined : join(at, index, ...issue.rest);
 }
 
-/** Validates one policy on its own (as a tenant's only policy), issues named from `at`. */
+/**
+ * Validates one policy on its own (as a tenant's only policy) and its candidates' links, issues
+ * named from `at`.
+ */
 export function policyIssues(policy: PolicyRow, at: string): FieldIssue[] {
   const compiled = compileState({
     tenant: { id: 'tnt_validation', slug: 'validation', status: 'active' },
@@ -69,11 +73,15 @@ export function policyIssues(policy: PolicyRow, at: string): FieldIssue[] {
     changes: [],
     overrides: [],
   });
-  if (!('issues' in compiled)) return [];
-  return compiled.issues.map((issue) => ({
-    field: policyField(issue, policy, at) ?? at,
-    message: issue.message,
-  }));
+  const links = candidateLinkIssues(policy, at);
+  if (!('issues' in compiled)) return links;
+  return [
+    ...compiled.issues.map((issue) => ({
+      field: policyField(issue, policy, at) ?? at,
+      message: issue.message,
+    })),
+    ...links,
+  ];
 }
 
 /** Template bounds: numeric parameters of the rule, `min` at most `max`. */

@@ -26,6 +26,7 @@ const template: PolicyRow = {
       algorithm: 'token_bucket',
       params: { capacity: 5, refillPerSecond: 1 },
       candidate: false,
+      replaces: null,
       tenantBounds: { capacity: { min: 1, max: 50 } },
     },
     {
@@ -33,6 +34,7 @@ const template: PolicyRow = {
       algorithm: 'fixed_window',
       params: { limit: 1000, windowMs: 86_400_000 },
       candidate: false,
+      replaces: null,
       tenantBounds: null,
     },
   ],
@@ -49,6 +51,7 @@ const own: PolicyRow = {
       algorithm: 'sliding_window_counter',
       params: { limit: 60, windowMs: 3_600_000 },
       candidate: false,
+      replaces: null,
       tenantBounds: null,
     },
   ],

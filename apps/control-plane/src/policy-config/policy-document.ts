@@ -28,7 +28,8 @@ export interface DocumentPolicy {
   redisTimeoutMs?: number;
   reservations?: { ttlMs: number };
   rules: RuleInput[];
-  candidateRules?: RuleInput[];
+  /** `replaces`: the live rule a candidate proposes new values for. */
+  candidateRules?: (RuleInput & { replaces?: string })[];
 }
 
 /** Parameters the tenant changed in one of its plan's policies (within the plan's bounds). */
@@ -190,7 +191,12 @@ export function toPolicyDocument(state: TenantState): PolicyDocument {
           reservations: { ttlMs: policy.reservationTtlMs },
         }),
         rules: policy.rules.filter((r) => !r.candidate).map(ruleParams),
-        ...(candidates.length > 0 && { candidateRules: candidates.map(ruleParams) }),
+        ...(candidates.length > 0 && {
+          candidateRules: candidates.map((r) => ({
+            ...ruleParams(r),
+            ...(r.replaces !== null && { replaces: r.replaces }),
+          })),
+        }),
       };
     }),
     changes: state.changes
@@ -213,8 +219,18 @@ export function toPolicyDocument(state: TenantState): PolicyDocument {
 
 function toRuleRows(rules: readonly RuleInput[], candidate: boolean): RuleRow[] {
   return rules.map((input) => {
-    const { name, algorithm, ...rest } = input;
-    return { name, algorithm, params: rest as RuleParams, candidate, tenantBounds: null };
+    const { name, algorithm, ...rest } = input as RuleInput & { replaces?: unknown };
+    // a live rule's `replaces` (or one that is no name) stays a parameter, which validation refuses
+    const { replaces, ...params } = rest;
+    const linked = candidate && typeof replaces === 'string';
+    return {
+      name,
+      algorithm,
+      params: (linked ? params : rest) as RuleParams,
+      candidate,
+      replaces: linked ? replaces : null,
+      tenantBounds: null,
+    };
   });
 }
 

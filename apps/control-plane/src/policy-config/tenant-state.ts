@@ -21,6 +21,8 @@ export interface RuleRow {
   algorithm: AnyAlgorithm;
   params: RuleParams;
   candidate: boolean;
+  /** Candidate rules only: the live rule this one proposes new values for; null: a new rule. */
+  replaces: string | null;
   /** Plan rules only; null: tenants may not change this rule. */
   tenantBounds: TenantBounds | null;
 }
@@ -80,6 +82,7 @@ export interface EffectiveRule {
   name: string;
   algorithm: AnyAlgorithm;
   candidate: boolean;
+  replaces: string | null;
   params: EffectiveParam[];
 }
 
@@ -117,6 +120,7 @@ export function effectivePolicies(state: TenantState): EffectivePolicy[] {
           name: rule.name,
           algorithm: rule.algorithm,
           candidate: rule.candidate,
+          replaces: rule.replaces,
           params: Object.entries(rule.params).map(([name, value]) => {
             const bounds = rule.tenantBounds?.[name];
             return {
@@ -140,6 +144,7 @@ export function effectivePolicies(state: TenantState): EffectivePolicy[] {
       name: rule.name,
       algorithm: rule.algorithm,
       candidate: rule.candidate,
+      replaces: rule.replaces,
       params: Object.entries(rule.params).map(([name, value]) => ({
         name,
         value,

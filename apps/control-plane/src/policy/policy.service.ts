@@ -25,6 +25,7 @@ import {
 } from '../policy-config/policy-document';
 import {
   effectivePolicies,
+  type PolicyRow,
   type RuleParams,
   type TenantState,
 } from '../policy-config/tenant-state';
@@ -122,28 +123,43 @@ export class PolicyService {
     id: string,
     input: PolicySettingsInput,
   ): Promise<PolicyPayload> {
-    const tenantId = await this.ownPolicyTenant(user, id);
     const row = policyRowFromInput(input, id, false);
-    throwIfIssues(policyIssues(row, 'input'));
+    return this.replaceOwn(user, actor, id, 'policy.update', () => row);
+  }
+
+  /**
+   * Replaces one of the tenant's own policies with what `next` makes of the stored one (under
+   * the tenant's lock), validated with issues named from `input`, audited as `action`.
+   */
+  async replaceOwn(
+    user: AuthUser,
+    actor: AuditActor,
+    id: string,
+    action: string,
+    next: (before: PolicyRow) => PolicyRow,
+  ): Promise<PolicyPayload & { created: boolean }> {
+    const tenantId = await this.ownPolicyTenant(user, id);
     return this.changes.run(async (tx) => {
       const state = await this.states.lockAndLoad(tx, tenantId);
       const before = state.ownPolicies.find((policy) => policy.id === id);
       if (!before) throw AppError.notFound('No such policy.');
+      const row = next(before);
+      throwIfIssues(policyIssues(row, 'input'));
       this.assertNameFree(state, row.name, id);
       await this.states.putPolicy(tx, { tenantId }, row);
       await this.audit.record(tx, actor, {
-        action: 'policy.update',
+        action,
         entityType: 'Policy',
         entityId: id,
         tenantId,
         before: asJson(before),
         after: asJson(row),
       });
-      const { version, countersReset } = await this.versions.commit(tx, tenantId, {
+      const { version, created, countersReset } = await this.versions.commit(tx, tenantId, {
         actorId: actor.id,
         fieldOf: (issue) => policyField(issue, row, 'input'),
       });
-      return { policy: policyModel(row, { tenantId }), version, countersReset };
+      return { policy: policyModel(row, { tenantId }), version, created, countersReset };
     });
   }
 

@@ -138,6 +138,7 @@ export class TenantStateRepository {
         algorithm: base.rules.find((rule) => rule.name === name)?.algorithm ?? 'token_bucket',
         params,
         candidate: false,
+        replaces: null,
         tenantBounds: null,
       })),
     );
@@ -171,6 +172,7 @@ export class TenantStateRepository {
         algorithm: rule.algorithm,
         params: rule.params as Prisma.InputJsonObject,
         candidate: rule.candidate,
+        replaces: rule.replaces,
         ...(rule.tenantBounds && { tenantBounds: rule.tenantBounds as Prisma.InputJsonObject }),
       })),
     });
@@ -197,6 +199,7 @@ export function toPolicyRow(policy: PolicyWithRules): PolicyRow {
       algorithm: rule.algorithm,
       params: asParams(rule.params),
       candidate: rule.candidate,
+      replaces: rule.replaces,
       tenantBounds: (rule.tenantBounds as TenantBounds | null) ?? null,
     })),
   };

@@ -11,6 +11,7 @@ export const RuleParamsFragment = graphql(`
     name
     algorithm
     candidate
+    replaces
     capacity
     refillPerSecond
     leakPerSecond
@@ -43,6 +44,7 @@ export const EffectiveRuleFieldsFragment = graphql(`
     name
     algorithm
     candidate
+    replaces
     params {
       name
       value

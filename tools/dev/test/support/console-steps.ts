@@ -12,7 +12,9 @@ export interface CheckAnswer {
     allowed?: boolean;
     remaining?: number;
     limit?: number;
+    deniedBy?: string;
     rules?: { name: string; allowed: boolean; limit: number; remaining: number }[];
+    candidates?: { name: string; allowed: boolean }[];
   };
 }
 

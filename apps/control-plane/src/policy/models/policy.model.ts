@@ -150,6 +150,13 @@ export class EffectiveRule {
   @Field()
   candidate!: boolean;
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Candidate rules: the live rule this one proposes new values for (null: a new rule).',
+  })
+  replaces!: string | null;
+
   @Field(() => [EffectiveParam])
   params!: EffectiveParam[];
 }
@@ -226,6 +233,7 @@ export function effectivePolicyModel(policy: EffectivePolicyData): EffectivePoli
       name: rule.name,
       algorithm: rule.algorithm,
       candidate: rule.candidate,
+      replaces: rule.replaces,
       params: rule.params.map((param) => ({
         name: param.name,
         value: typeof param.value === 'number' ? param.value : null,

@@ -147,6 +147,13 @@ export class RuleInput extends RuleParamsInput {
       'Plan templates only: the parameters a tenant may change, and within which range. Absent: none.',
   })
   tenantBounds?: ParamBoundInput[] | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Candidate rules only: the live rule this one proposes new values for. Applying the candidates puts them in that rule, whose counters carry on where its algorithm and window stay. Absent: a new rule.',
+  })
+  replaces?: string | null;
 }
 
 @InputType({ description: 'New values for some parameters of one rule, named by the rule.' })
@@ -195,6 +202,13 @@ export class Rule extends RuleParamsModel {
 
   @Field({ description: 'Evaluated in shadow beside the live rules, never denies.' })
   candidate!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Candidate rules: the live rule this one proposes new values for (null: a new rule).',
+  })
+  replaces!: string | null;
 
   @Field(() => [ParamBound], { description: 'Templates: what tenants may change.' })
   tenantBounds!: ParamBound[];
@@ -258,6 +272,7 @@ export function toRuleRow(input: RuleInput, candidate: boolean, withBounds: bool
     algorithm: input.algorithm,
     params: paramsOf(input),
     candidate,
+    replaces: candidate ? (input.replaces ?? null) : null,
     tenantBounds: withBounds && input.tenantBounds ? bounds : null,
   };
 }
@@ -267,6 +282,7 @@ export function ruleModel(rule: RuleRow): Rule {
     name: rule.name,
     algorithm: rule.algorithm,
     candidate: rule.candidate,
+    replaces: rule.replaces,
     ...paramsModel(rule.params),
     tenantBounds: Object.entries(rule.tenantBounds ?? {}).map(([param, bound]) => ({
       param,

@@ -6,6 +6,7 @@ import {
   draftProblems,
   editorErrors,
   policyDraft,
+  proposalDraft,
   readableRule,
   toPolicyInput,
   withAlgorithm,
@@ -260,5 +261,64 @@ describe('countersAfresh', () => {
         draft.rules.push({ ...blankRule('UTC'), name: 'extra', capacity: 1, refillPerSecond: 1 });
       }),
     ).toEqual([]);
+  });
+});
+
+describe('proposalDraft (try in shadow)', () => {
+  const live: EditablePolicy = {
+    ...api,
+    rules: [
+      ...api.rules.filter((rule) => !rule.candidate),
+      {
+        name: 'inflight',
+        algorithm: 'CONCURRENCY',
+        candidate: false,
+        limit: 2,
+        leaseTtlMs: 60_000,
+      },
+    ],
+  };
+
+  it('copies each live rule but concurrency as a candidate proposing new values for it', () => {
+    const input = toPolicyInput(
+      { ...policyDraft(live, 'UTC'), candidateRules: proposalDraft(live, 'UTC') },
+      false,
+    );
+    expect(input.candidateRules).toEqual([
+      {
+        name: 'burst-next',
+        replaces: 'burst',
+        algorithm: 'TOKEN_BUCKET',
+        capacity: 5,
+        refillPerSecond: 1,
+      },
+      {
+        name: 'daily-next',
+        replaces: 'daily',
+        algorithm: 'FIXED_WINDOW',
+        limit: 1000,
+        windowMs: 86_400_000,
+      },
+    ]);
+  });
+
+  it('starts from the running candidates, their links kept', () => {
+    const trying: EditablePolicy = {
+      ...live,
+      rules: [
+        ...live.rules,
+        {
+          name: 'tight',
+          algorithm: 'GCRA',
+          candidate: true,
+          replaces: 'burst',
+          limit: 2,
+          periodMs: 1000,
+        },
+      ],
+    };
+    expect(proposalDraft(trying, 'UTC').map((rule) => [rule.name, rule.replaces])).toEqual([
+      ['tight', 'burst'],
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import type {
   PolicySettingsInput,
   RuleInput,
 } from '@/generated/gql/graphql';
-import type { FieldIssue } from '@/lib/errors';
+import type { ApiError, FieldIssue } from '@/lib/errors';
 import {
   ALGORITHM_LABELS,
   ALGORITHM_PARAMS,
@@ -53,6 +53,8 @@ export interface RuleDraft {
   /** A fixed window's calendar day or month, used instead of windowMs when `on`. */
   calendar: { on: boolean; unit: CalendarUnit; timeZone: string };
   tenantBounds: BoundDraft[];
+  /** Candidate rules: the live rule this one proposes new values for ('' : a new rule). */
+  replaces: string;
 }
 
 export interface PolicyDraft {
@@ -71,6 +73,7 @@ export interface PolicyDraft {
 export interface EditableRule extends ReadableRule {
   name: string;
   candidate: boolean;
+  replaces?: string | null;
   tenantBounds?: readonly { param: string; min?: number | null; max?: number | null }[] | null;
 }
 
@@ -115,6 +118,7 @@ export function blankRule(timeZone: string): RuleDraft {
     leaseTtlMs: durationDraft(null, DEFAULT_UNITS.leaseTtlMs),
     calendar: { on: false, unit: 'DAY', timeZone },
     tenantBounds: [],
+    replaces: '',
   };
 }
 
@@ -131,6 +135,7 @@ function ruleDraft(rule: EditableRule, timeZone: string): RuleDraft {
     ...blankRule(rule.calendar?.timeZone ?? timeZone),
     name: rule.name,
     algorithm: rule.algorithm,
+    replaces: rule.replaces ?? '',
     capacity: numberDraft(rule.capacity),
     refillPerSecond: numberDraft(rule.refillPerSecond),
     leakPerSecond: numberDraft(rule.leakPerSecond),
@@ -216,8 +221,9 @@ export function blankBound(rule: RuleDraft, param: ParamName): BoundDraft {
   return { param, min: empty(), max: empty() };
 }
 
-function ruleInput(rule: RuleDraft, template: boolean): RuleInput {
+function ruleInput(rule: RuleDraft, template: boolean, candidate = false): RuleInput {
   const input: RuleInput = { name: rule.name.trim(), algorithm: rule.algorithm };
+  if (candidate && rule.replaces) input.replaces = rule.replaces;
   for (const spec of ruleParams(rule)) {
     const value = valueOf(rule[spec.name]);
     if (value !== undefined) input[spec.name] = value;
@@ -246,8 +252,29 @@ export function toPolicyInput(draft: PolicyDraft, template: boolean): PolicySett
     reservationTtlMs: draft.reservations ? (durationMs(draft.reservationTtlMs) ?? null) : null,
     rules: draft.rules.map((rule) => ruleInput(rule, template)),
     // candidate rules are decided in shadow: tenants have nothing to change in them
-    candidateRules: draft.candidateRules.map((rule) => ruleInput(rule, false)),
+    candidateRules: draft.candidateRules.map((rule) => ruleInput(rule, false, true)),
   };
+}
+
+/** Candidate names have at most 62 characters (their counters are keyed `c-<name>`). */
+const MAX_CANDIDATE_NAME = 62;
+
+/**
+ * A first proposal to try in shadow: the policy's candidates if it has some, else a copy of each
+ * live rule (`<name>-next`, proposing new values for it) to change. Concurrency rules cannot be
+ * candidates.
+ */
+export function proposalDraft(policy: EditablePolicy, timeZone: string): RuleDraft[] {
+  const candidates = policy.rules.filter((rule) => rule.candidate);
+  if (candidates.length > 0) return candidates.map((rule) => ruleDraft(rule, timeZone));
+  return policy.rules
+    .filter((rule) => !rule.candidate && rule.algorithm !== 'CONCURRENCY')
+    .map((rule) => ({
+      ...ruleDraft(rule, timeZone),
+      name: `${rule.name.slice(0, MAX_CANDIDATE_NAME - '-next'.length)}-next`,
+      replaces: rule.name,
+      tenantBounds: [],
+    }));
 }
 
 /** What the form can tell before sending: empty fields (the API judges the values). */
@@ -277,7 +304,7 @@ export function draftProblems(draft: PolicyDraft): Record<string, string> {
 
 const SETTING_FIELDS = /^(name|description|mode|failMode|redisTimeoutMs|reservationTtlMs)$/;
 const RULE_FIELDS =
-  /^(rules|candidateRules)\.\d+\.(name|algorithm|capacity|refillPerSecond|leakPerSecond|limit|windowMs|periodMs|burst|leaseTtlMs|calendar\.(unit|timeZone)|tenantBounds\.\d+\.(param|min|max))$/;
+  /^(rules|candidateRules)\.\d+\.(name|algorithm|replaces|capacity|refillPerSecond|leakPerSecond|limit|windowMs|periodMs|burst|leaseTtlMs|calendar\.(unit|timeZone)|tenantBounds\.\d+\.(param|min|max))$/;
 
 /** "Rule 2", "Candidate rule 1": where a path is, for an issue no field shows. */
 function placeOf(path: string): string | undefined {
@@ -312,6 +339,22 @@ export function editorErrors(issues: readonly FieldIssue[]): {
     if (!general.includes(message)) general.push(message);
   }
   return { fields, general };
+}
+
+/**
+ * A refused save as the editor shows it: each field's issue on its field, and the alert's lines
+ * (the issues no field shows, else a pointer to the fields, else the API's message).
+ */
+export function editorFailure({ issues, message }: Pick<ApiError, 'issues' | 'message'>): {
+  fields: Record<string, string>;
+  lines: string[];
+} {
+  const { fields, general } = editorErrors(issues);
+  if (general.length > 0) return { fields, lines: general };
+  return {
+    fields,
+    lines: [Object.keys(fields).length > 0 ? 'Check the fields marked below.' : message],
+  };
 }
 
 /** A rule whose counters a change starts afresh, and its state before and after. */

@@ -21,11 +21,12 @@ import type { CombinedError } from 'urql';
 import type { PolicySettingsInput } from '@/generated/gql/graphql';
 import { apiError } from '@/lib/errors';
 import { DurationInput } from './duration-input';
+import { FailureAlert } from './failure-alert';
 import {
   blankRule,
   countersAfresh,
   draftProblems,
-  editorErrors,
+  editorFailure,
   localTimeZone,
   policyDraft,
   toPolicyInput,
@@ -97,14 +98,10 @@ export function PolicyEditor({
     setPending(false);
     setConfirming(undefined);
     if (!error) return;
-    const { issues, message } = apiError(error);
-    const { fields, general } = editorErrors(issues);
-    form.setErrors(fields);
     // a field's issue is shown on its field: the alert only says to look there
-    const onFields = Object.keys(fields).length > 0;
-    setFailure(
-      general.length > 0 ? general : [onFields ? 'Check the fields marked below.' : message],
-    );
+    const { fields, lines } = editorFailure(apiError(error));
+    form.setErrors(fields);
+    setFailure(lines);
   };
 
   const submit = form.onSubmit((values) => {
@@ -158,15 +155,7 @@ export function PolicyEditor({
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        {failure.length > 0 && (
-          <Alert color="red" role="alert" title="The policy was not saved">
-            {failure.map((message) => (
-              <Text key={message} size="sm">
-                {message}
-              </Text>
-            ))}
-          </Alert>
-        )}
+        <FailureAlert title="The policy was not saved" lines={failure} />
         <TextInput
           label="Name"
           description="1 to 63 of a-z 0-9 - _; checks name the policy by it"

@@ -129,6 +129,19 @@ export function RuleFields({
               form.setFieldValue(path, withAlgorithm(rule, event.currentTarget.value as Algorithm))
             }
           />
+          {candidate && (
+            <NativeSelect
+              label="Proposes"
+              description="Applying the candidates puts it there"
+              data={[
+                { value: '', label: 'a new rule' },
+                ...form.values.rules
+                  .filter((live) => live.name.trim())
+                  .map((live) => ({ value: live.name, label: `new values for ${live.name}` })),
+              ]}
+              {...form.getInputProps(`${path}.replaces`)}
+            />
+          )}
         </Group>
         {rule.algorithm === 'FIXED_WINDOW' && (
           <Radio.Group

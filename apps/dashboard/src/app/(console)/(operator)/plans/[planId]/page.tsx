@@ -17,6 +17,10 @@ import { describeChange, type TemplateChange } from './_components/change-result
 import { DeleteTemplateModal } from './_components/delete-template-modal';
 import { PlanSettingsModal } from './_components/plan-settings-modal';
 import { TemplateCard, type PlanTemplate } from './_components/template-card';
+import { ruleReading } from '@/components/policy-editor/rule-reading';
+import { SettleCandidatesModal } from '@/components/shadow-trial/settle-candidates-modal';
+import { TryInShadowModal } from '@/components/shadow-trial/try-in-shadow-modal';
+import { ALGORITHM_LABELS } from '@/lib/rules';
 import { TemplateModal } from './_components/template-modal';
 
 type Dialog =
@@ -24,7 +28,9 @@ type Dialog =
   | { kind: 'delete-plan' }
   | { kind: 'new-template' }
   | { kind: 'edit-template'; template: PlanTemplate }
-  | { kind: 'delete-template'; template: PlanTemplate };
+  | { kind: 'delete-template'; template: PlanTemplate }
+  | { kind: 'try-template'; template: PlanTemplate }
+  | { kind: 'apply' | 'discard'; template: PlanTemplate };
 
 export default function PlanPage() {
   const { planId } = useParams<{ planId: string }>();
@@ -136,6 +142,8 @@ export default function PlanPage() {
                   template={template}
                   onEdit={() => setDialog({ kind: 'edit-template', template })}
                   onDelete={() => setDialog({ kind: 'delete-template', template })}
+                  onTry={() => setDialog({ kind: 'try-template', template })}
+                  onSettle={(kind) => setDialog({ kind, template })}
                 />
               ))
             )}
@@ -161,6 +169,27 @@ export default function PlanPage() {
                 : `The template ${name} is created.`,
             )(result)
           }
+        />
+      )}
+      {dialog?.kind === 'try-template' && (
+        <TryInShadowModal
+          policy={dialog.template}
+          template
+          onClose={() => setDialog(undefined)}
+          onTried={(message) => {
+            setDialog(undefined);
+            notifications.show({ message });
+          }}
+        />
+      )}
+      {(dialog?.kind === 'apply' || dialog?.kind === 'discard') && (
+        <SettleCandidatesModal
+          action={dialog.kind}
+          policy={dialog.template}
+          template
+          read={(rule) => ruleReading(rule) ?? ALGORITHM_LABELS[rule.algorithm]}
+          onClose={() => setDialog(undefined)}
+          onSettled={({ message, ...result }) => changed(message)(result)}
         />
       )}
       {dialog?.kind === 'delete-template' && (

@@ -18,6 +18,11 @@ import { useQuery } from 'urql';
 import { CountersResetList, type CounterResetView } from '@/components/counters-reset-list';
 import { PageHeader } from '@/components/page-header';
 import { EmptyState, QueryState } from '@/components/query-state';
+import {
+  SettleCandidatesModal,
+  type CandidatesSettled,
+} from '@/components/shadow-trial/settle-candidates-modal';
+import { TryInShadowModal } from '@/components/shadow-trial/try-in-shadow-modal';
 import { useSession } from '@/lib/session';
 import { ChangePlanPolicyModal, type PolicySaved } from './_components/change-plan-policy-modal';
 import { DeletePolicyModal } from './_components/delete-policy-modal';
@@ -25,12 +30,18 @@ import { EffectivePoliciesDocument, TenantPoliciesDocument } from './_components
 import { OwnPolicyModal } from './_components/own-policy-modal';
 import { changeableRules } from './_components/plan-change';
 import { PolicyCard, type EffectivePolicyView } from './_components/policy-card';
+import { describeRule } from './_components/policy-reading';
 import { ResetPlanPolicyModal } from './_components/reset-plan-policy-modal';
+import { ShadowTrial } from './_components/shadow-trial';
 import { filterPolicies, usePolicyFilters, type PolicyOrigin } from './_hooks/use-policy-filters';
+import { useTrialTotals } from './_hooks/use-trial-totals';
 
 type Dialog =
   | { kind: 'create' }
-  | { kind: 'change' | 'reset' | 'edit' | 'delete'; policy: EffectivePolicyView };
+  | {
+      kind: 'change' | 'reset' | 'edit' | 'delete' | 'try' | 'apply' | 'discard';
+      policy: EffectivePolicyView;
+    };
 
 const ORIGIN_OPTIONS = [
   { value: 'all', label: 'All' },
@@ -40,7 +51,8 @@ const ORIGIN_OPTIONS = [
 
 export default function PoliciesPage() {
   const { tenantId } = useParams<{ tenantId: string }>();
-  const writer = useSession().canWrite(tenantId);
+  const session = useSession();
+  const writer = session.canWrite(tenantId);
   const { filters, setFilter } = usePolicyFilters();
   const [search, setSearch] = useState(filters.search);
   const updateSearch = useDebouncedCallback((value: string) => setFilter({ search: value }), 200);
@@ -61,12 +73,46 @@ export default function PoliciesPage() {
     own.data?.tenantPolicies.find((p) => p.id === policy.id);
   const shown = all ? filterPolicies(all, filters) : [];
   const filtered = Boolean(filters.search || filters.origin);
+  const trials = useTrialTotals(
+    tenantId,
+    shown.some((policy) => policy.rules.some((rule) => rule.candidate)),
+  );
 
-  const saved = ({ message, countersReset }: PolicySaved) => {
+  const saved = ({ message, countersReset }: PolicySaved | CandidatesSettled) => {
     setDialog(undefined);
     setResets(countersReset);
     notifications.show({ message });
   };
+
+  const tried = dialog?.kind === 'try' ? stored(dialog.policy) : undefined;
+
+  /** A plan's candidates are the operators' to settle (for every tenant on the plan). */
+  const maySettle = (policy: EffectivePolicyView) =>
+    policy.source === 'TENANT' ? writer : session.isOperator;
+
+  const trialOf = (policy: EffectivePolicyView) => (
+    <ShadowTrial
+      policy={policy}
+      totals={trials.totalsOf(policy.name)}
+      error={trials.error}
+      actions={
+        maySettle(policy) && (
+          <>
+            <Button
+              variant="default"
+              size="xs"
+              onClick={() => setDialog({ kind: 'discard', policy })}
+            >
+              Discard candidates<VisuallyHidden> of {policy.name}</VisuallyHidden>
+            </Button>
+            <Button size="xs" onClick={() => setDialog({ kind: 'apply', policy })}>
+              Apply candidates<VisuallyHidden> of {policy.name}</VisuallyHidden>
+            </Button>
+          </>
+        )
+      }
+    />
+  );
 
   const actionsOf = (policy: EffectivePolicyView) => {
     if (!writer) return undefined;
@@ -80,6 +126,14 @@ export default function PoliciesPage() {
             onClick={() => setDialog({ kind: 'delete', policy })}
           >
             Delete<VisuallyHidden> {policy.name}</VisuallyHidden>
+          </Button>
+          <Button
+            variant="light"
+            size="xs"
+            disabled={!stored(policy)}
+            onClick={() => setDialog({ kind: 'try', policy })}
+          >
+            Try in shadow<VisuallyHidden> {policy.name}</VisuallyHidden>
           </Button>
           <Button
             size="xs"
@@ -160,6 +214,7 @@ export default function PoliciesPage() {
                 tenantId={tenantId}
                 policy={policy}
                 actions={actionsOf(policy)}
+                trial={trialOf(policy)}
               />
             ))
           )}
@@ -186,6 +241,26 @@ export default function PoliciesPage() {
           policy={dialog.policy}
           onClose={() => setDialog(undefined)}
           onDeleted={saved}
+        />
+      )}
+      {tried && (
+        <TryInShadowModal
+          policy={tried}
+          onClose={() => setDialog(undefined)}
+          onTried={(message) => {
+            setDialog(undefined);
+            notifications.show({ message });
+          }}
+        />
+      )}
+      {(dialog?.kind === 'apply' || dialog?.kind === 'discard') && (
+        <SettleCandidatesModal
+          action={dialog.kind}
+          policy={dialog.policy}
+          template={dialog.policy.source === 'PLAN'}
+          read={describeRule}
+          onClose={() => setDialog(undefined)}
+          onSettled={saved}
         />
       )}
       {dialog?.kind === 'reset' && (

@@ -20,11 +20,18 @@ export function TemplateCard({
   template,
   onEdit,
   onDelete,
+  onTry,
+  onSettle,
 }: {
   template: PlanTemplate;
   onEdit: () => void;
   onDelete: () => void;
+  /** Try new limits in shadow. */
+  onTry: () => void;
+  /** Apply or discard the candidates running in shadow. */
+  onSettle: (action: 'apply' | 'discard') => void;
 }) {
+  const trying = template.rules.some((rule) => rule.candidate);
   return (
     <Card withBorder component="section" aria-labelledby={`template-${template.id}`}>
       <Group justify="space-between" align="flex-start" mb="sm">
@@ -51,6 +58,33 @@ export function TemplateCard({
           </Text>
         </Stack>
         <Group gap="xs">
+          {trying && (
+            <>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => onSettle('discard')}
+                aria-label={`Discard candidates of ${template.name}`}
+              >
+                Discard candidates
+              </Button>
+              <Button
+                size="xs"
+                onClick={() => onSettle('apply')}
+                aria-label={`Apply candidates of ${template.name}`}
+              >
+                Apply candidates
+              </Button>
+            </>
+          )}
+          <Button
+            size="xs"
+            variant="light"
+            onClick={onTry}
+            aria-label={`Try in shadow for the template ${template.name}`}
+          >
+            Try in shadow
+          </Button>
           <Button
             size="xs"
             variant="light"
@@ -89,7 +123,7 @@ export function TemplateCard({
                   </Text>
                   {rule.candidate && (
                     <Badge ml="xs" size="xs" variant="outline" color="gray">
-                      candidate
+                      {rule.replaces ? `candidate for ${rule.replaces}` : 'candidate'}
                     </Badge>
                   )}
                 </Table.Td>

@@ -103,3 +103,21 @@ export const DeletePolicyDocument = graphql(`
     }
   }
 `);
+
+/** What each policy's rules and candidate rules denied over a range (the shadow trials' figures). */
+export const ShadowTrialTotalsDocument = graphql(`
+  query ShadowTrialTotals($tenantId: ID!, $from: DateTime!, $to: DateTime!) {
+    usageTotals(tenantId: $tenantId, from: $from, to: $to) {
+      policy
+      denied
+      deniedByRule {
+        rule
+        count
+      }
+      candidateDeniedByRule {
+        rule
+        count
+      }
+    }
+  }
+`);

@@ -30,16 +30,19 @@ function Setting({ label, value, meaning }: { label: string; value: string; mean
 
 /**
  * One policy as the tenant's checks use it: where it comes from, its settings, its rules with
- * every value and its origin, and its overrides. `actions`: what the reader may do with it.
+ * every value and its origin, a trial of candidate rules (`trial`) and its overrides. `actions`:
+ * what the reader may do with it.
  */
 export function PolicyCard({
   tenantId,
   policy,
   actions,
+  trial,
 }: {
   tenantId: string;
   policy: EffectivePolicyView;
   actions?: ReactNode;
+  trial?: ReactNode;
 }) {
   const titleId = useId();
   const template = policy.source === 'PLAN';
@@ -100,6 +103,7 @@ export function PolicyCard({
           )}
         </SimpleGrid>
         <RuleTable policySource={policy.source} rules={policy.rules} />
+        {trial}
         <PolicyOverrides tenantId={tenantId} policy={policy.name} overrides={policy.overrides} />
       </Stack>
     </Card>

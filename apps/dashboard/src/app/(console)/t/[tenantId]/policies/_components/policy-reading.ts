@@ -23,6 +23,8 @@ export interface RuleView {
   name: string;
   algorithm: Algorithm;
   candidate: boolean;
+  /** Candidate rules: the live rule this one proposes new values for. */
+  replaces?: string | null;
   params: readonly ParamView[];
 }
 

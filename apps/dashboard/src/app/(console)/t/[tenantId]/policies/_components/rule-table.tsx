@@ -66,6 +66,7 @@ export function RuleTable({
                       {rule.candidate && (
                         <Text size="xs" c="dimmed">
                           Decided in shadow beside the live rules: it never denies.
+                          {rule.replaces && ` It proposes new values for ${rule.replaces}.`}
                         </Text>
                       )}
                     </Table.Td>
