@@ -11,6 +11,7 @@ import { LiveModule } from './live/live.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { PlaygroundModule } from './playground/playground.module';
 import { PublishModule } from './publish/publish.module';
+import { TopIdentifiersModule } from './top-identifiers/top-identifiers.module';
 import { serviceInfo } from './service-info';
 import { UsageModule } from './usage/usage.module';
 import { WebhookModule } from './webhook/webhook.module';
@@ -39,6 +40,7 @@ export class AppModule {
         WebhookModule,
         PlaygroundModule,
         IdentifierModule,
+        TopIdentifiersModule,
       ],
       providers: [{ provide: ENV, useValue: env }],
       exports: [ENV],

@@ -547,6 +547,11 @@ const PROBES: Record<string, Probe> = {
     },
     allowed: READERS,
   },
+  topIdentifiers: {
+    query: `query ($t: ID!, $from: DateTime!, $to: DateTime!) { topIdentifiers(tenantId: $t, policy: "api", from: $from, to: $to) { identifier } }`,
+    variables: async (w) => ({ t: w.tenantId, ...hour() }),
+    allowed: READERS,
+  },
   // the world's plan leaves counter resets to operators (its default): admins are refused
   resetIdentifier: {
     query: `mutation ($i: ResetIdentifierInput!) { resetIdentifier(input: $i) { deleted } }`,

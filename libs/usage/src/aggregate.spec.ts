@@ -16,7 +16,7 @@ const entry = (at: number): LogEntry => ({
 });
 
 function aggregate(limits: Partial<AggregateLimits> = {}) {
-  const drops = { overCap: 0, topDeniedOverflow: 0 };
+  const drops = { overCap: 0, topDeniedOverflow: 0, topCostPruned: 0 };
   const usage = new UsageAggregate(
     { maxEntries: 1000, logLimit: 100, identifiersPerMinute: 100, ...limits },
     drops,

@@ -21,6 +21,10 @@ export interface PolicyUsage {
   readonly seconds: Map<number, Map<string, number>>;
   /** Epoch minute → denied identifier → denials to add. */
   readonly minutes: Map<number, Map<string, number>>;
+  /**
+   * Epoch minute → identifier → cost its allowed checks charged; a flush sends the K costliest.
+   */
+  readonly costMinutes: Map<number, Map<string, number>>;
   /** A ring of the newest entries (the stream keeps no more); `logStart` is the oldest. */
   readonly log: LogEntry[];
   logStart: number;
@@ -41,7 +45,10 @@ export interface AggregateLimits {
   maxEntries: number;
   /** Log entries kept per policy: the stream's MAXLEN, so older ones would be trimmed anyway. */
   logLimit: number;
-  /** Distinct denied identifiers per (policy, minute) per flush: bounds Redis work under attack. */
+  /**
+   * Distinct denied identifiers per (policy, minute) per flush: bounds Redis work under attack.
+   * Charged identifiers are pruned back to as many, the costliest kept, at twice as many.
+   */
   identifiersPerMinute: number;
 }
 
@@ -50,6 +57,8 @@ export interface DropCounts {
   overCap: number;
   /** Denied identifiers left out of the top-K because `identifiersPerMinute` was reached. */
   topDeniedOverflow: number;
+  /** Charged identifiers pruned from a flush's heavy hitters (the cheapest, when too many). */
+  topCostPruned: number;
 }
 
 /**
@@ -80,6 +89,7 @@ export class UsageAggregate {
       policy = {
         seconds: new Map(),
         minutes: new Map(),
+        costMinutes: new Map(),
         log: [],
         logStart: 0,
         logExpirePending: false,
@@ -116,6 +126,37 @@ export class UsageAggregate {
     else if (identifiers.size >= this.limits.identifiersPerMinute)
       this.drops.topDeniedOverflow += 1;
     else if (this.reserve()) identifiers.set(identifier, amount);
+  }
+
+  /** The charged identifiers of one minute (created empty: a flush then still trims and expires). */
+  costMinute(policy: PolicyUsage, epochMinute: number): Map<string, number> | undefined {
+    return this.child(policy.costMinutes, epochMinute);
+  }
+
+  /**
+   * Heavy hitters by cost, bounded: at twice `identifiersPerMinute` distinct identifiers, the
+   * cheapest half goes (a heavy hitter of the flush stays; one-off identifiers leave). A prune
+   * sorts 2K entries once per K new identifiers, so a check pays O(log K) amortized.
+   */
+  addCost(identifiers: Map<string, number>, identifier: string, amount: number): void {
+    const current = identifiers.get(identifier);
+    if (current !== undefined) {
+      identifiers.set(identifier, current + amount);
+      return;
+    }
+    if (identifiers.size >= 2 * this.limits.identifiersPerMinute) this.prune(identifiers);
+    if (this.reserve()) identifiers.set(identifier, amount);
+  }
+
+  private prune(identifiers: Map<string, number>): void {
+    const kept = [...identifiers]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, this.limits.identifiersPerMinute);
+    const dropped = identifiers.size - kept.length;
+    this.drops.topCostPruned += dropped;
+    this.entries -= dropped;
+    identifiers.clear();
+    for (const [identifier, cost] of kept) identifiers.set(identifier, cost);
   }
 
   addLog(policy: PolicyUsage, entry: LogEntry): void {

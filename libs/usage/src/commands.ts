@@ -5,6 +5,7 @@ import {
   activeMember,
   decisionLogKey,
   keyLastUsedKey,
+  topCostKey,
   topDeniedKey,
   usageActiveKey,
   usageSecondKey,
@@ -86,34 +87,31 @@ export function flushCommands(batch: UsageAggregate, settings: FlushSettings): F
         });
       }
 
+      const restoreCostMinute = (into: UsageAggregate, minute: number) => {
+        const target = into.policyOf(tenantId, name);
+        return target && into.costMinute(target, minute);
+      };
       for (const [minute, identifiers] of policy.minutes) {
-        const key = topDeniedKey(prefix, tenantId, name, minute);
-        const expireAt = (minute + 1) * 60 + retentionSeconds;
-        for (const [identifier, amount] of identifiers) {
-          commands.push({
-            key,
-            staleFrom: expireAt,
-            send: (pipeline) => pipeline.zincrby(key, amount, identifier),
-            restore: (into) => {
-              const target = restoreMinute(into, minute);
-              if (target) into.addDenied(target, identifier, amount);
-            },
-          });
-        }
         commands.push(
-          {
-            key,
-            staleFrom: expireAt,
-            // ranks 0..-(topK+1) are all but the topK highest scores
-            send: (pipeline) => pipeline.zremrangebyrank(key, 0, -(topK + 1)),
+          ...topCommands(topDeniedKey(prefix, tenantId, name, minute), identifiers, {
+            expireAt: (minute + 1) * 60 + retentionSeconds,
+            topK,
             restore: (into) => restoreMinute(into, minute),
-          },
-          {
-            key,
-            staleFrom: expireAt,
-            send: (pipeline) => pipeline.expireat(key, expireAt),
-            restore: (into) => restoreMinute(into, minute),
-          },
+            add: (into, target, identifier, amount) => into.addDenied(target, identifier, amount),
+          }),
+        );
+      }
+      for (const [minute, identifiers] of policy.costMinutes) {
+        // only the flush's K costliest: Redis keeps K anyway, and a heavy hitter is one of them
+        // in every flush it spends in; sending each one-off identifier would add a command for
+        // about every check of a policy with many identifiers
+        commands.push(
+          ...topCommands(topCostKey(prefix, tenantId, name, minute), costliest(identifiers, topK), {
+            expireAt: (minute + 1) * 60 + retentionSeconds,
+            topK,
+            restore: (into) => restoreCostMinute(into, minute),
+            add: (into, target, identifier, amount) => into.addCost(target, identifier, amount),
+          }),
         );
       }
 
@@ -182,6 +180,57 @@ export function flushCommands(batch: UsageAggregate, settings: FlushSettings): F
       },
     );
   }
+  return commands;
+}
+
+/** The `count` largest entries of `identifiers` (all of them when there are no more). */
+function costliest(identifiers: Map<string, number>, count: number): Map<string, number> {
+  if (identifiers.size <= count) return identifiers;
+  return new Map([...identifiers].sort((a, b) => b[1] - a[1]).slice(0, count));
+}
+
+/**
+ * One minute's sorted set of identifiers (top denied, top cost): each identifier's amount added,
+ * the set trimmed to its `topK` highest scores and expired at the minute's end + retention.
+ */
+function topCommands(
+  key: string,
+  identifiers: Map<string, number>,
+  options: {
+    expireAt: number;
+    topK: number;
+    restore: (into: UsageAggregate) => Map<string, number> | undefined;
+    add: (into: UsageAggregate, target: Map<string, number>, id: string, amount: number) => void;
+  },
+): FlushCommand[] {
+  const { expireAt, topK, restore, add } = options;
+  const commands: FlushCommand[] = [];
+  for (const [identifier, amount] of identifiers) {
+    commands.push({
+      key,
+      staleFrom: expireAt,
+      send: (pipeline) => pipeline.zincrby(key, amount, identifier),
+      restore: (into) => {
+        const target = restore(into);
+        if (target) add(into, target, identifier, amount);
+      },
+    });
+  }
+  commands.push(
+    {
+      key,
+      staleFrom: expireAt,
+      // ranks 0..-(topK+1) are all but the topK highest scores
+      send: (pipeline) => pipeline.zremrangebyrank(key, 0, -(topK + 1)),
+      restore,
+    },
+    {
+      key,
+      staleFrom: expireAt,
+      send: (pipeline) => pipeline.expireat(key, expireAt),
+      restore,
+    },
+  );
   return commands;
 }
 

@@ -44,6 +44,16 @@ export function topDeniedKey(
   return `${prefix}usage:{${tenantId}}:${policy}:top-denied:${epochMinute}`;
 }
 
+/** Per minute: each identifier's cost charged by its allowed checks (the costliest K kept). */
+export function topCostKey(
+  prefix: string,
+  tenantId: string,
+  policy: string,
+  epochMinute: number,
+): string {
+  return `${prefix}usage:{${tenantId}}:${policy}:top-cost:${epochMinute}`;
+}
+
 export function decisionLogKey(prefix: string, tenantId: string, policy: string): string {
   return `${prefix}decisions:{${tenantId}}:${policy}`;
 }

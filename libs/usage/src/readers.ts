@@ -18,6 +18,7 @@ import {
   keyLastUsedKey,
   NAME_PATTERN,
   REASON_PATTERN,
+  topCostKey,
   topDeniedKey,
   usageActiveKey,
   usageSecondKey,
@@ -209,19 +210,61 @@ export async function readTopDenied(
   toMinute: number,
   limit: number,
 ): Promise<DeniedIdentifier[]> {
+  const range = { fromMinute, toMinute, limit };
+  const rows = await readTop(topDeniedKey, redis, prefix, tenantId, policy, range);
+  return rows.map(({ identifier, score }) => ({ identifier, denied: score }));
+}
+
+export interface CostlyIdentifier {
+  identifier: string;
+  /** The cost its allowed checks charged over the range (a reservation counts its estimate). */
+  cost: number;
+}
+
+/**
+ * The heavy hitters by cost over the minutes `fromMinute`..`toMinute` (epoch minutes,
+ * inclusive), costliest first, ties by identifier. Approximate as the minutes are: each keeps
+ * its top K, and a flush keeps the costliest of many one-off identifiers.
+ */
+export async function readTopCost(
+  redis: Redis | Cluster,
+  prefix: string,
+  tenantId: string,
+  policy: string,
+  fromMinute: number,
+  toMinute: number,
+  limit: number,
+): Promise<CostlyIdentifier[]> {
+  const range = { fromMinute, toMinute, limit };
+  const rows = await readTop(topCostKey, redis, prefix, tenantId, policy, range);
+  return rows.map(({ identifier, score }) => ({ identifier, cost: score }));
+}
+
+/**
+ * A range of per-minute sorted sets summed (ZUNION): the `limit` highest scores, ties by
+ * identifier.
+ */
+async function readTop(
+  keyOf: (prefix: string, tenantId: string, policy: string, minute: number) => string,
+  redis: Redis | Cluster,
+  prefix: string,
+  tenantId: string,
+  policy: string,
+  { fromMinute, toMinute, limit }: { fromMinute: number; toMinute: number; limit: number },
+): Promise<{ identifier: string; score: number }[]> {
   assertScope(prefix, tenantId, policy);
   assertRange('minute', fromMinute, toMinute, MAX_READ_MINUTES);
   assertCount('limit', limit);
   const keys: string[] = [];
   for (let minute = fromMinute; minute <= toMinute; minute += 1) {
-    keys.push(topDeniedKey(prefix, tenantId, policy, minute));
+    keys.push(keyOf(prefix, tenantId, policy, minute));
   }
   const flat = await redis.zunion(keys.length, ...keys, 'WITHSCORES');
-  const rows: DeniedIdentifier[] = [];
+  const rows: { identifier: string; score: number }[] = [];
   for (let i = 0; i + 1 < flat.length; i += 2) {
-    rows.push({ identifier: flat[i] ?? '', denied: count(flat[i + 1]) });
+    rows.push({ identifier: flat[i] ?? '', score: count(flat[i + 1]) });
   }
-  rows.sort((a, b) => b.denied - a.denied || compareStrings(a.identifier, b.identifier));
+  rows.sort((a, b) => b.score - a.score || compareStrings(a.identifier, b.identifier));
   return rows.slice(0, limit);
 }
 

@@ -137,6 +137,8 @@ export interface UsageStats {
   droppedExpired: number;
   /** Denied identifiers left out of a minute's top-K (more than 10 × topK distinct per flush). */
   droppedTopDenied: number;
+  /** Charged identifiers pruned from a flush's heavy hitters (the cheapest of 20 × topK). */
+  prunedTopCost: number;
   /** Threshold crossings seen by this process. */
   alertsDetected: number;
   /** Crossings this process claimed first (each is published once). */
@@ -167,7 +169,8 @@ const MAX_WAITING_ALERTS = 10_000;
  * Per second and per (tenant, policy): `allowed`, `denied:<reason>`, `shadow_denied`,
  * `candidate_denied`, `fail_open`, `cost` (the cost of allowed decisions), and per rule
  * `denied_by:<rule>`, `shadow_by:<rule>` and `candidate_by:<rule>` (see `keys.ts`). Per minute: the top denied
- * identifiers (denials only). The decision log gets every denial, every shadow denial (the
+ * identifiers (denials only) and the heavy hitters by cost (what allowed checks charged; a
+ * reservation counts its estimate). The decision log gets every denial, every shadow denial (the
  * denials a shadow policy would have made) and a sample of the other allows. Plus each API key's
  * last use. And the threshold alerts: see `thresholdCrossings` (detection, in `record`) and
  * `alertClaimCommands` (one claim per alert across data planes, in the flush pipeline); a claimed
@@ -187,7 +190,7 @@ export class UsageRecorder {
   private readonly clock: () => number;
   private readonly onFlushError: ((error: Error) => void) | undefined;
   private readonly limits: AggregateLimits;
-  private readonly drops: DropCounts = { overCap: 0, topDeniedOverflow: 0 };
+  private readonly drops: DropCounts = { overCap: 0, topDeniedOverflow: 0, topCostPruned: 0 };
   private readonly counters = {
     eventsRecorded: 0,
     settlesRecorded: 0,
@@ -325,6 +328,7 @@ export class UsageRecorder {
       pendingEntries: this.live.entries + (this.inFlight?.entries ?? 0),
       droppedOverCap: this.drops.overCap,
       droppedTopDenied: this.drops.topDeniedOverflow,
+      prunedTopCost: this.drops.topCostPruned,
       alertsWaiting: this.waitingAlerts.length,
     };
   }
@@ -375,6 +379,9 @@ export class UsageRecorder {
     if (!event.allowed) {
       const identifiers = live.minute(policy, Math.floor(event.at / 60_000));
       if (identifiers !== undefined) live.addDenied(identifiers, event.identifier, 1);
+    } else if (event.cost > 0) {
+      const identifiers = live.costMinute(policy, Math.floor(event.at / 60_000));
+      if (identifiers !== undefined) live.addCost(identifiers, event.identifier, event.cost);
     }
     if (logged) {
       live.addLog(policy, {

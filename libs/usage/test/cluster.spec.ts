@@ -10,6 +10,7 @@ import {
   readDecisionLog,
   readKeyLastUsed,
   readSeconds,
+  readTopCost,
   readTopDenied,
   usageActiveKey,
   UsageRecorder,
@@ -67,6 +68,10 @@ describe('flushing to a Redis Cluster', () => {
       expect(await readTopDenied(cluster, 'c:', tenantId, 'api', minute, minute, 5)).toEqual([
         { identifier: `${tenantId}-abuser`, denied: 1 },
       ]);
+      // both allowed checks were user-1's: 1 + 3
+      expect(await readTopCost(cluster, 'c:', tenantId, 'api', minute, minute, 5)).toEqual([
+        { identifier: 'user-1', cost: 4 },
+      ]);
       const { entries } = await readDecisionLog(cluster, 'c:', tenantId, 'api', { count: 10 });
       expect(entries).toHaveLength(3);
       expect(await readKeyLastUsed(cluster, 'c:', tenantId)).toEqual([
@@ -85,7 +90,8 @@ describe('flushing to a Redis Cluster', () => {
       const served = tenants.filter(
         (tenantId) => owner(calculateSlot(tenantId))?.split(';')[0] === nodeKey(node),
       );
-      expect(keys.length).toBe(served.length * 5);
+      // two seconds, the top denied, the top cost, the log, last-used
+      expect(keys.length).toBe(served.length * 6);
       for (const key of keys)
         expect(served.some((tenantId) => key.includes(`{${tenantId}}`))).toBe(true);
     }

@@ -10,7 +10,9 @@ import {
   readDecisionLog,
   readKeyLastUsed,
   readSeconds,
+  readTopCost,
   readTopDenied,
+  topCostKey,
   topDeniedKey,
   usageActiveKey,
   UsageRecorder,
@@ -186,8 +188,9 @@ describe('flushing', () => {
       }
 
       const state = await dumpKeys(t.redis, t.prefix);
-      // five seconds, one top-K minute, the log, last-used, the minute's active set
-      expect(Object.keys(state)).toHaveLength(9);
+      // five seconds, one top-denied and one top-cost minute, the log, last-used, the minute's
+      // active set
+      expect(Object.keys(state)).toHaveLength(10);
       expect(await dumpKeys(other.redis, other.prefix)).toEqual(state);
     } finally {
       await other.cleanup();
@@ -403,6 +406,46 @@ describe('top denied identifiers', () => {
       { identifier: 'a', denied: 12 },
       { identifier: 'y', denied: 10 },
     ]);
+  });
+});
+
+describe('heavy hitters by cost', () => {
+  it('sum what allowed checks charged per minute, bounded to topK, costliest first', async () => {
+    const usage = recorder({ topK: 3 });
+    const perFlush: Record<string, number> = { a: 40, b: 30, c: 20, d: 5, e: 1 };
+    for (let flush = 0; flush < 3; flush += 1) {
+      for (const [identifier, cost] of Object.entries(perFlush)) {
+        usage.record(decision({ identifier, cost }));
+      }
+      // a denial charges nothing, nor does a check of cost 0
+      usage.record(denial({ identifier: 'z', cost: 1000 }));
+      usage.record(decision({ identifier: 'y', cost: 0 }));
+      await usage.flush();
+    }
+    const minute = BASE_MS / 60_000;
+    const key = topCostKey(t.prefix, 'tnt_a', 'api', minute);
+    expect(await t.redis.zcard(key)).toBe(3);
+    expect(await t.redis.expiretime(key)).toBe((minute + 1) * 60 + 900);
+    expect(await readTopCost(t.redis, t.prefix, 'tnt_a', 'api', minute, minute, 2)).toEqual([
+      { identifier: 'a', cost: 120 },
+      { identifier: 'b', cost: 90 },
+    ]);
+  });
+
+  it('keep a flush’s heavy hitter among many one-off identifiers, pruning the cheapest', async () => {
+    // topK 100: a flush holds 1,000 charged identifiers per minute, pruned at 2,000
+    const usage = recorder({ topK: 100 });
+    for (let i = 0; i < 5000; i += 1) {
+      usage.record(decision({ identifier: `once-${i}`, cost: 1 }));
+      if (i % 100 === 0) usage.record(decision({ identifier: 'heavy', cost: 10 }));
+    }
+    await usage.flush();
+    const minute = BASE_MS / 60_000;
+    const [first] = await readTopCost(t.redis, t.prefix, 'tnt_a', 'api', minute, minute, 1);
+    expect(first).toEqual({ identifier: 'heavy', cost: 500 });
+    expect(await t.redis.zcard(topCostKey(t.prefix, 'tnt_a', 'api', minute))).toBe(100);
+    expect(usage.stats().prunedTopCost).toBeGreaterThan(0);
+    expect(usage.stats().pendingEntries).toBe(0);
   });
 });
 

@@ -131,6 +131,13 @@ describe('the tenant overview’s live traffic', { timeout: 150_000 }, () => {
       .toBe(paused + denied);
     await expectAccessible(operator, 'overview');
     await screenshot(operator, 'overview');
+    // the heaviest identifiers, in the dark theme: the paused burst's among them
+    const heaviest = witness.getByRole('table', { name: 'Heaviest identifiers of api' });
+    await heaviest
+      .getByRole('row', { name: /^live-paused/ })
+      .waitFor({ timeout: BREAKDOWN_DEADLINE_MS });
+    await heaviest.scrollIntoViewIfNeeded();
+    await screenshot(operator, 'overview-top-identifiers');
     admin.expectClean();
     operator.expectClean();
   });
@@ -158,11 +165,27 @@ describe('the tenant overview’s live traffic', { timeout: 150_000 }, () => {
       .click();
     await chart.getByText('Over the last 15 minutes, per second.').waitFor();
 
-    // who was denied: the burst's identifier first, each opening its page
+    // who spent: the burst's identifier among the heaviest, with each rule's quota used now
+    const heaviest = page.getByRole('table', { name: 'Heaviest identifiers of api' });
+    const heavyRow = heaviest.getByRole('row', { name: /^live-burst/ });
+    await heavyRow.waitFor({ timeout: BREAKDOWN_DEADLINE_MS });
+    await heavyRow
+      .getByText(/^\d+\s?% used/)
+      .first()
+      .waitFor();
+    expect(await heavyRow.getByText('daily').count()).toBe(1);
+    await heaviest.scrollIntoViewIfNeeded();
+    await screenshot(admin, 'overview-top-identifiers');
+    // who was denied: the burst's identifier first, ranked so in the URL, each opening its page
+    await page
+      .locator('label')
+      .filter({ hasText: /^Most denied$/ })
+      .click();
+    await page.waitForURL(/[?&]top=denied/);
     const mostDenied = page.getByRole('table', { name: 'Most denied identifiers of api' });
     const burstRow = mostDenied.getByRole('row', { name: /^live-burst/ });
     await burstRow.waitFor({ timeout: BREAKDOWN_DEADLINE_MS });
-    expect(await mostDenied.getByRole('row').nth(1).textContent()).toMatch(/^live-burst\d+$/);
+    expect(await mostDenied.getByRole('row').nth(1).textContent()).toMatch(/^live-burst/);
     await burstRow.getByRole('link', { name: 'live-burst' }).click();
     await page.waitForURL(/\/identifier\?policy=api&identifier=live-burst/);
     await page.getByRole('heading', { name: 'live-burst', exact: true, level: 2 }).waitFor();

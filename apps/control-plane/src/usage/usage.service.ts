@@ -42,6 +42,26 @@ const BUCKET_MINUTES = { [UsageResolution.HOUR]: 60, [UsageResolution.DAY]: 1440
 export const MAX_TOTALS_DAYS = 92;
 export const MAX_TOP_DENIED = 100;
 
+/**
+ * The epoch minutes of `from`..`to` whose per-minute top lists Redis still keeps (they leave
+ * with the seconds: older minutes would add nothing), up to the running one; undefined when none.
+ */
+export function retainedMinutes(
+  range: { from: Date; to: Date },
+  now: number,
+): { first: number; last: number } | undefined {
+  assertOrdered(range.from, range.to, 'to');
+  const fromMinute = Math.floor(range.from.getTime() / 60_000);
+  const toMinute = Math.ceil(range.to.getTime() / 60_000);
+  if (toMinute - fromMinute > MAX_MINUTE_POINTS) {
+    throw badInput('to', `the range spans at most ${MAX_MINUTE_POINTS} minutes (24 hours)`);
+  }
+  const nowSecond = Math.floor(now / 1000);
+  const first = Math.max(fromMinute, Math.floor(firstRetainedSecond(nowSecond) / 60));
+  const last = Math.min(toMinute - 1, Math.floor(nowSecond / 60));
+  return last < first ? undefined : { first, last };
+}
+
 export const policySchema = z
   .string()
   .regex(NAME_PATTERN, 'must be a policy name: lowercase letters, digits, - and _ (at most 63)');
@@ -275,17 +295,9 @@ export class UsageService {
     await this.authorize(user, args.tenantId);
     const policy = parseInput(policySchema, args.policy, 'policy');
     const limit = parseInput(limitSchema, args.limit, 'limit');
-    assertOrdered(args.from, args.to, 'to');
-    const fromMinute = Math.floor(args.from.getTime() / 60_000);
-    const toMinute = Math.ceil(args.to.getTime() / 60_000);
-    if (toMinute - fromMinute > MAX_MINUTE_POINTS) {
-      throw badInput('to', `the range spans at most ${MAX_MINUTE_POINTS} minutes (24 hours)`);
-    }
-    // each minute's top-K leaves Redis with the seconds: older minutes would add nothing
-    const nowSecond = Math.floor(Date.now() / 1000);
-    const first = Math.max(fromMinute, Math.floor(firstRetainedSecond(nowSecond) / 60));
-    const last = Math.min(toMinute - 1, Math.floor(nowSecond / 60));
-    if (last < first) return [];
+    const minutes = retainedMinutes(args, Date.now());
+    if (!minutes) return [];
+    const { first, last } = minutes;
     return readTopDenied(this.redis.client, this.prefix, args.tenantId, policy, first, last, limit);
   }
 

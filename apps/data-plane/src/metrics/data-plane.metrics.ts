@@ -250,7 +250,7 @@ export class DataPlaneMetrics {
     });
     new Counter({
       name: 'sluice_usage_dropped_total',
-      help: 'Usage entries dropped: over the memory cap, past retention when retried, or beyond the top-K headroom.',
+      help: 'Usage entries dropped: over the memory cap, past retention when retried, beyond the top-denied headroom, or the cheapest charged identifiers pruned from a flush (top_cost).',
       labelNames: ['cause'],
       registers,
       collect() {
@@ -260,6 +260,7 @@ export class DataPlaneMetrics {
         this.labels('over_cap').inc(stats.droppedOverCap);
         this.labels('expired').inc(stats.droppedExpired);
         this.labels('top_denied').inc(stats.droppedTopDenied);
+        this.labels('top_cost').inc(stats.prunedTopCost);
       },
     });
     /** A counter per cache (tenant, key) and value of `label`, each read from its counters. */

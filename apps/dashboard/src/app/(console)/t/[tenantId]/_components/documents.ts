@@ -97,12 +97,26 @@ export const UsageBreakdownDocument = graphql(`
   }
 `);
 
-/** A policy's most denied identifiers over a range of the last 15 minutes. */
-export const MostDeniedDocument = graphql(`
-  query MostDenied($tenantId: ID!, $policy: String!, $from: DateTime!, $to: DateTime!) {
-    topDeniedIdentifiers(tenantId: $tenantId, policy: $policy, from: $from, to: $to, limit: 10) {
+/** A policy's heaviest or most denied identifiers over a range of the last 15 minutes. */
+export const TopIdentifiersDocument = graphql(`
+  query TopIdentifiers(
+    $tenantId: ID!
+    $policy: String!
+    $from: DateTime!
+    $to: DateTime!
+    $by: TopIdentifiersBy!
+  ) {
+    topIdentifiers(tenantId: $tenantId, policy: $policy, from: $from, to: $to, by: $by, limit: 10) {
       identifier
+      cost
       denied
+      quota {
+        rule
+        used
+        remaining
+        limit
+        runsOutAt
+      }
     }
   }
 `);

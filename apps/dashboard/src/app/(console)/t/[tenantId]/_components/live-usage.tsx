@@ -7,7 +7,7 @@ import { useLiveUsage } from '../_hooks/use-live-usage';
 import { useOverviewFilters } from '../_hooks/use-overview-filters';
 import { useUsageBreakdown } from '../_hooks/use-usage-breakdown';
 import { useUsageChart } from '../_hooks/use-usage-chart';
-import { MostDenied } from './most-denied';
+import { TopIdentifiers } from './top-identifiers';
 import { PolicyCards } from './policy-cards';
 import { UsageChart } from './usage-chart';
 import { RANGE_SPECS, type Range } from './usage-series';
@@ -111,9 +111,11 @@ export function LiveUsage({ tenantId }: { tenantId: string }) {
             />
           )}
           {policy !== undefined && liveRange && (
-            <MostDenied
+            <TopIdentifiers
               tenantId={tenantId}
               policy={policy}
+              by={filters.top}
+              onBy={(top) => void setFilters({ top })}
               end={breakdownEnd}
               refreshMs={refreshMs}
             />
