@@ -263,7 +263,7 @@ export class PlanService {
     input: PolicySettingsInput,
   ): Promise<PlanPolicyPayload> {
     const row = policyRowFromInput(input, id, true);
-    this.validate(row);
+    // validated by replaceTemplate, as every replacement is
     return this.replaceTemplate(actor, id, 'plan_policy.update', () => row);
   }
 

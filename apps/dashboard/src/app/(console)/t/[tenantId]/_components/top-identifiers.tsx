@@ -1,6 +1,7 @@
 'use client';
 
 import {
+  Alert,
   Anchor,
   Box,
   Card,
@@ -17,6 +18,7 @@ import { useMemo } from 'react';
 import { useQuery } from 'urql';
 import { identifierPath } from '@/components/navigation';
 import type { TopIdentifiersQuery } from '@/generated/gql/graphql';
+import { apiError } from '@/lib/errors';
 import { formatDateTime, formatNumber, formatWait } from '@/lib/format';
 import { NETWORK_ONLY, useRefresh } from '@/lib/use-refresh';
 import type { TOP_BY } from '../_hooks/use-overview-filters';
@@ -96,7 +98,7 @@ export function TopIdentifiers({
       to: new Date(to).toISOString(),
     };
   }, [tenantId, policy, by, end]);
-  const [{ data }, reexecute] = useQuery({
+  const [{ data, error }, reexecute] = useQuery({
     query: TopIdentifiersDocument,
     variables,
     pause: end === undefined,
@@ -129,10 +131,17 @@ export function TopIdentifiers({
           ]}
         />
       </Group>
+      {error && (
+        <Alert color="red" role="alert" title="The identifiers could not be read" mb="sm">
+          {apiError(error).message}
+        </Alert>
+      )}
       {top === undefined ? (
-        <Text size="sm" c="dimmed">
-          Reading…
-        </Text>
+        !error && (
+          <Text size="sm" c="dimmed">
+            Reading…
+          </Text>
+        )
       ) : top.length === 0 ? (
         <Text size="sm" c="dimmed">
           {WORDS[by].empty}
