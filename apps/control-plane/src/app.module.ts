@@ -9,6 +9,7 @@ import { ApiModule } from './graphql/api.module';
 import { IdentifierModule } from './identifier/identifier.module';
 import { LiveModule } from './live/live.module';
 import { OutboxModule } from './outbox/outbox.module';
+import { PlatformModule } from './platform/platform.module';
 import { PlaygroundModule } from './playground/playground.module';
 import { PublishModule } from './publish/publish.module';
 import { TopIdentifiersModule } from './top-identifiers/top-identifiers.module';
@@ -41,6 +42,7 @@ export class AppModule {
         PlaygroundModule,
         IdentifierModule,
         TopIdentifiersModule,
+        PlatformModule,
       ],
       providers: [{ provide: ENV, useValue: env }],
       exports: [ENV],

@@ -552,6 +552,10 @@ const PROBES: Record<string, Probe> = {
     variables: async (w) => ({ t: w.tenantId, ...hour() }),
     allowed: READERS,
   },
+  platform: {
+    query: `{ platform { at traffic { allowed } publication { pending } dataPlanes { instance } workers { instance } } }`,
+    allowed: OPERATORS,
+  },
   // the world's plan leaves counter resets to operators (its default): admins are refused
   resetIdentifier: {
     query: `mutation ($i: ResetIdentifierInput!) { resetIdentifier(input: $i) { deleted } }`,

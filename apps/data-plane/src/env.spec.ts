@@ -27,6 +27,7 @@ describe('data-plane env', () => {
       DATA_PLANE_USAGE_MAX_PENDING: 100_000,
       DATA_PLANE_DECISION_LOG_MAX_LEN: 10_000,
       DATA_PLANE_DECISION_LOG_ALLOW_SAMPLE_RATE: 0.01,
+      DATA_PLANE_HEARTBEAT_MS: 5000,
     });
   });
 

@@ -41,6 +41,8 @@ export const envSchema = z.object({
   DATA_PLANE_DECISION_LOG_MAX_LEN: integer(1, 1_000_000, 10_000),
   /** Share of plain allows written to the decision log, 0..1 (every denial is written). */
   DATA_PLANE_DECISION_LOG_ALLOW_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
+  /** Each process writes its heartbeat (for the platform view) this often. */
+  DATA_PLANE_HEARTBEAT_MS: integer(1000, 60_000, 5000),
 });
 
 export type Env = z.infer<typeof envSchema>;

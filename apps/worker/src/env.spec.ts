@@ -13,6 +13,7 @@ describe('worker env', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       LOG_LEVEL: 'info',
       SLUICE_KEY_PREFIX: 'sluice:',
+      WORKER_HEARTBEAT_MS: 5000,
       WORKER_USAGE_ROLLUP_INTERVAL_MS: 15_000,
       WORKER_USAGE_ROLLUP_GRACE_SECONDS: 5,
       WORKER_USAGE_ROLLUP_LOOKBACK_SECONDS: 900,

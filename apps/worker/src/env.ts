@@ -13,6 +13,8 @@ export const envSchema = z.object({
   REDIS_URL: envFields.redisUrl(),
   LOG_LEVEL: envFields.logLevel(),
   SLUICE_KEY_PREFIX: envFields.keyPrefix(),
+  /** Each process writes its heartbeat (its queues, for the platform view) this often. */
+  WORKER_HEARTBEAT_MS: integer(1000, 60_000, 5000),
   /** How often the usage roll-up folds the data plane's per-second counters into minutes (ms). */
   WORKER_USAGE_ROLLUP_INTERVAL_MS: integer(1000, 300_000, 15_000),
   /** A minute is folded once it ended this long ago (s): room for the data planes' flushes. */

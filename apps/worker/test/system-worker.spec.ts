@@ -6,6 +6,7 @@ import {
   type TestDatabase,
   type TestRedis,
 } from '@sluice/testing';
+import { readHeartbeats } from '@sluice/nest-kit';
 import { Queue, QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
@@ -27,6 +28,7 @@ beforeEach(async () => {
     DATABASE_URL: database.url,
     SLUICE_KEY_PREFIX: testRedis.prefix,
     LOG_LEVEL: 'silent',
+    WORKER_HEARTBEAT_MS: '1000',
   });
   app = await createApp(env);
   await app.init();
@@ -67,5 +69,28 @@ describe('system queue worker', () => {
 
     expect(worker.isRunning()).toBe(false);
     expect(await queue.getWorkersCount()).toBe(0);
+  });
+
+  it('beats with each queue it consumes, its jobs by state, and stops beating when closed', async () => {
+    await queue.add('no-such-job', {}, { delay: 60_000 });
+    const beats = () => readHeartbeats(testRedis.redis, testRedis.prefix, 'worker');
+    // the first beat is written at bootstrap; the next one counts the delayed job
+    let queues: { name: string; running: boolean; delayed: number }[] = [];
+    for (;;) {
+      queues = (await beats())[0]?.beat?.details.queues ?? [];
+      if (queues.find((q) => q.name === SYSTEM_QUEUE)?.delayed === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(queues.map((q) => [q.name, q.running])).toEqual([
+      [SYSTEM_QUEUE, true],
+      ['sluice-usage', true],
+      // no SLUICE_SECRETS_KEY: the webhook dispatcher stays off, and the beat says so
+      ['sluice-webhooks', false],
+    ]);
+    expect(queues[0]).toMatchObject({ waiting: 0, active: 0, delayed: 1, failed: 0 });
+
+    await app!.close();
+    app = undefined;
+    expect(await beats()).toEqual([]);
   });
 });

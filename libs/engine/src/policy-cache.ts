@@ -253,6 +253,20 @@ export class PolicyCache {
     };
   }
 
+  /**
+   * The versions of the cached tenants, the most recently used first, at most `limit` of them
+   * (for heartbeats: which policies this process enforces now).
+   */
+  versions(limit: number): { versions: Map<string, number>; omitted: number } {
+    const cached = [...this.tenants].filter(([, entry]) => entry.value !== undefined);
+    cached.sort(([, a], [, b]) => b.usedAt - a.usedAt);
+    const versions = new Map<string, number>();
+    for (const [id, entry] of cached.slice(0, limit)) {
+      if (entry.value) versions.set(id, entry.value.tenant.version);
+    }
+    return { versions, omitted: Math.max(0, cached.length - limit) };
+  }
+
   /** Re-reads the version of every cached tenant and refreshes those that changed. */
   async recheckTenants(): Promise<void> {
     if (this.rechecking.tenants) return;

@@ -13,3 +13,5 @@ export * from './redis/redis.module';
 export type { RedisModuleOptions } from './redis/redis.options';
 export * from './redis/redis.service';
 export * from './service-info';
+export * from './heartbeat/heartbeat';
+export * from './heartbeat/heartbeat-writer';

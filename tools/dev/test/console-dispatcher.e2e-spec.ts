@@ -1,12 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleBrowser, expectAccessible, screenshot } from './support/console-browser';
+import {
+  ConsoleBrowser,
+  expectAccessible,
+  type Scheme,
+  screenshot,
+} from './support/console-browser';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack';
 import { bearerLogin, graphqlData } from './support/console-steps';
 
 /** A webhook leaves within a second at 5 per second; the page reads the queue every 2 s. */
 const DELIVERY_DEADLINE_MS = 25_000;
+/** Heartbeats come every 5 s and the platform page reads them every 5 s: 5 × the 10 s worst case. */
+const HEARTBEAT_DEADLINE_MS = 50_000;
 
 /** A receiver on loopback that answers 500 until it is fixed, and records what it got. */
 class Receiver {
@@ -165,4 +172,75 @@ describe('the webhook dispatcher’s queue', { timeout: 150_000 }, () => {
     await screenshot(operator, 'webhook-queue');
     operator.expectClean();
   });
+
+  // the platform view reads the heartbeats the data plane and the worker write every 5 s
+  it.each<Scheme>(['light', 'dark'])(
+    'an operator sees the data plane and the worker on the platform view, live (%s)',
+    async (scheme) => {
+      const operator = await browser.signedIn(stack.operator, scheme);
+      const { page } = operator;
+      await page.goto(`${stack.dashboard}/platform`);
+      await page.getByRole('heading', { name: 'Platform', level: 1 }).waitFor();
+      const planes = page.getByRole('table', { name: 'Data planes' });
+      await planes.getByText('live').waitFor({ timeout: HEARTBEAT_DEADLINE_MS });
+      expect(await planes.getByRole('row').count()).toBe(2);
+      await planes.getByText(/^ready · /).waitFor();
+      await planes.getByText('every version current').waitFor();
+      const workers = page.getByRole('table', { name: 'Workers' });
+      await workers
+        .getByRole('row')
+        .filter({ hasText: 'sluice-webhooks' })
+        .getByText('running')
+        .waitFor();
+      await workers
+        .getByRole('row')
+        .filter({ hasText: 'sluice-usage' })
+        .getByText('running')
+        .waitFor();
+
+      // checks while the page is open: the next beats carry their rate, the page reads it
+      const checksNow = page.getByText('Checks now').locator('..');
+      let firing = true;
+      const fire = (async () => {
+        while (firing) {
+          const response = await fetch(`${stack.dataPlane}/v1/check`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${stack.apiKey}`,
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify({ policy: 'api', identifier: `platform-${scheme}` }),
+          });
+          await response.arrayBuffer();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      try {
+        await expect
+          .poll(async () => (await checksNow.textContent()) ?? '', {
+            timeout: HEARTBEAT_DEADLINE_MS,
+            interval: 250,
+          })
+          .toMatch(/Checks now[1-9][\d.,]*\/s/);
+      } finally {
+        firing = false;
+        await fire;
+      }
+      await planes.getByText(/\/s denied$/).waitFor();
+
+      await page.locator('label').filter({ hasText: /^Day$/ }).click();
+      await page.waitForURL(/[?&]range=DAY/);
+      await page.getByText(/^Over the last 24 hours, by hour/).waitFor();
+      await page
+        .locator('label')
+        .filter({ hasText: /^Hour$/ })
+        .click();
+      await page.waitForURL((url) => !url.search.includes('range=DAY'));
+      await expectAccessible(operator, `platform (${scheme})`);
+      await screenshot(operator, 'platform');
+      await planes.scrollIntoViewIfNeeded();
+      await screenshot(operator, 'platform-services');
+      operator.expectClean();
+    },
+  );
 });

@@ -407,7 +407,7 @@ describe(
       tracked.expectClean();
       const invited = await acceptInvitation(stack, browser, invitation(viewer, 'Vic Viewer'));
       const { page } = invited;
-      for (const path of ['/plans', '/tenants', '/users', '/audit']) {
+      for (const path of ['/plans', '/tenants', '/users', '/audit', '/platform']) {
         await page.goto(`${stack.dashboard}${path}`);
         await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
         expect(await page.getByRole('table').count()).toBe(0);

@@ -18,7 +18,7 @@ import { dataDir } from '../src/paths';
 import { DEMO_ADMIN_EMAIL, DEMO_OPERATOR_EMAIL, type DemoUser } from '../src/seed';
 import { signIn } from './support/sign-in';
 
-const OPERATOR_PAGES = ['/tenants', '/plans', '/users', '/audit', '/account'];
+const OPERATOR_PAGES = ['/tenants', '/plans', '/users', '/audit', '/platform', '/account'];
 const TENANT_PAGES = ['', '/policies', '/overrides', '/versions', '/keys', '/webhooks', '/members'];
 
 const { values } = parseArgs({

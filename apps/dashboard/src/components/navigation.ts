@@ -14,6 +14,7 @@ export const operatorNav: NavItem[] = [
   { label: 'Plans', path: '/plans' },
   { label: 'Users', path: '/users' },
   { label: 'Audit log', path: '/audit' },
+  { label: 'Platform', path: '/platform' },
 ];
 
 /** A tenant's pages: its members (viewers read them), and operators for any tenant. */

@@ -3,6 +3,7 @@ import { DecisionEngine } from '@sluice/engine';
 import { DataPlaneMetricsModule } from '../metrics/metrics.module';
 import { Decisions } from './decisions.service';
 import { EngineService } from './engine.service';
+import { HeartbeatService } from './heartbeat.service';
 
 /**
  * The decision engine (and, through `EngineService`, its usage recorder and Redis connections)
@@ -19,6 +20,7 @@ import { EngineService } from './engine.service';
       useFactory: (s: EngineService) => s.engine,
     },
     Decisions,
+    HeartbeatService,
   ],
   exports: [DecisionEngine, Decisions],
 })

@@ -54,6 +54,8 @@ export class DataPlaneMetrics {
   private readonly settleDelta: Record<'overrun' | 'refund', Observer>;
   private readonly releases: Record<'released' | 'not_held' | 'not_found', Observer>;
   private sources: MetricSources | undefined;
+  /** Decisions since the process started, for its heartbeat. */
+  readonly decisionTotals = { allowed: 0, denied: 0 };
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -140,6 +142,7 @@ export class DataPlaneMetrics {
       this.decisionChildren.set(result.reason, children);
     }
     children[result.allowed ? 1 : 0].inc();
+    this.decisionTotals[result.allowed ? 'allowed' : 'denied'] += 1;
     this.engineSeconds.observe(engineMs / 1000);
     this.totalSeconds.observe(totalMs / 1000);
   }

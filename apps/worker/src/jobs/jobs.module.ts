@@ -1,11 +1,15 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { Gauge, Registry } from 'prom-client';
+import { HeartbeatService } from './heartbeat.service';
 import type { QueueWorker } from './queue-worker.base';
 import { SystemWorker } from './system.worker';
 
 @Module({
+  imports: [DiscoveryModule],
   providers: [
     SystemWorker,
+    HeartbeatService,
     {
       // Nothing injects the gauge: creating it registers it; it reads the workers at scrape time.
       provide: 'WORKER_RUNNING_GAUGE',

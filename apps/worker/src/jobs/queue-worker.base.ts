@@ -1,5 +1,5 @@
 import { Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { RedisService } from '@sluice/nest-kit';
 import type { BullmqOptions } from './bullmq-options';
 
@@ -14,6 +14,8 @@ export type JobHandler = (job: Job) => Promise<unknown>;
 export abstract class QueueWorker implements OnModuleInit, OnModuleDestroy {
   protected readonly logger: Logger;
   private worker: Worker | undefined;
+  /** For counts only, on the app's shared connection (no blocking commands). */
+  private counter: Queue | undefined;
 
   protected constructor(
     readonly queueName: string,
@@ -37,7 +39,24 @@ export abstract class QueueWorker implements OnModuleInit, OnModuleDestroy {
     return this.worker?.isRunning() ?? false;
   }
 
+  /** The queue's jobs by state now (for the worker's heartbeat). */
+  async jobCounts(): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed', number>> {
+    this.counter ??= new Queue(this.queueName, {
+      connection: this.redis.client,
+      prefix: this.options.prefix,
+    });
+    const counts = await this.counter.getJobCounts('waiting', 'active', 'delayed', 'failed');
+    return {
+      waiting: counts['waiting'] ?? 0,
+      active: counts['active'] ?? 0,
+      delayed: counts['delayed'] ?? 0,
+      failed: counts['failed'] ?? 0,
+    };
+  }
+
   async onModuleDestroy(): Promise<void> {
+    // closing the counter leaves the shared connection open (BullMQ closes only its own)
+    await this.counter?.close();
     if (!this.worker) return;
     // A graceful close never resolves while Redis is unreachable (taskforcesh/bullmq#4656), and
     // jobs in flight could not record their outcome then anyway: close by force in that case.

@@ -3,6 +3,7 @@
 import { AreaChart } from '@mantine/charts';
 import { Alert, Badge, Card, Group, SegmentedControl, Switch, Text, Title } from '@mantine/core';
 import type { CombinedError } from 'urql';
+import { DECISIONS_CHART_PROPS } from '@/components/decisions-chart';
 import { QueryState } from '@/components/query-state';
 import { formatNumber } from '@/lib/format';
 import type { ChartRow } from '../_hooks/use-usage-chart';
@@ -96,13 +97,7 @@ export function UsageChart(props: {
               data={rows}
               dataKey="label"
               series={SERIES.map((s) => ({ name: s.name, label: s.label, color: s.color }))}
-              curveType="linear"
-              withDots={false}
-              withLegend
-              fillOpacity={0.25}
-              strokeWidth={1.5}
-              xAxisProps={{ minTickGap: 48 }}
-              areaProps={{ isAnimationActive: false }}
+              {...DECISIONS_CHART_PROPS}
             />
             <Text size="sm" mt="xs">
               In total: {summary(totals)}.

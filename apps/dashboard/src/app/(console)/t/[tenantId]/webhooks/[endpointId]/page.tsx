@@ -3,10 +3,11 @@
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import NextLink from 'next/link';
 import { useParams } from 'next/navigation';
-import { type ReactNode, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { NETWORK_ONLY } from '@/lib/use-refresh';
 import { tenantPath } from '@/components/navigation';
+import { Figure } from '@/components/figure';
 import { PageHeader } from '@/components/page-header';
 import { QueryState } from '@/components/query-state';
 import { formatDateTime, formatNumber, formatWait } from '@/lib/format';
@@ -21,28 +22,6 @@ import { addSample, ratesOf, type QueueSample } from './_components/queue-rates'
 /** The queue is read again this often (ms) while live. */
 const POLL_MS = 2000;
 const perSecond = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
-
-/** A label and its value, in a card's grid. */
-function Figure({
-  label,
-  span = 1,
-  children,
-}: {
-  label: string;
-  span?: number;
-  children: ReactNode;
-}) {
-  return (
-    <div style={{ gridColumn: `span ${span}` }}>
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={600} mt={2} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 export default function WebhookEndpointPage() {
   const { tenantId, endpointId } = useParams<{ tenantId: string; endpointId: string }>();
