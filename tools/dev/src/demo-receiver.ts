@@ -4,6 +4,8 @@ import { verifyWebhookSignature, WebhookVerificationError } from '@sluice/sdk';
 
 export interface DemoReceiver {
   readonly url: string;
+  /** Answers 503 to everything: the demo's failing endpoint. */
+  readonly failingUrl: string;
   close(): Promise<void>;
 }
 
@@ -11,7 +13,8 @@ export interface DemoReceiver {
  * The demo tenant's webhook destination under `npm start`: answers 200 to every POST and writes
  * one line per delivery to `logFile` (time, event id and type, whether the signature verifies with
  * the endpoint's secret, the body), so the dispatcher has somewhere to deliver and a person can
- * watch it work.
+ * watch it work. Under `/failing` it answers 503 to everything (and logs nothing): a receiver
+ * that is down, for the demo's failing endpoint.
  */
 export async function startDemoReceiver(options: {
   port: number;
@@ -25,6 +28,7 @@ export async function startDemoReceiver(options: {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      if (request.url?.startsWith('/failing')) return void response.writeHead(503).end();
       const rawBody = Buffer.concat(chunks);
       log.write(
         `${JSON.stringify({
@@ -43,6 +47,7 @@ export async function startDemoReceiver(options: {
   });
   return {
     url: `http://${host}:${options.port}/hooks`,
+    failingUrl: `http://${host}:${options.port}/failing`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => log.end(resolve));

@@ -14,6 +14,7 @@ import { dataDir, repoRoot } from './paths';
 import { resolvePostgres, type PostgresServer } from './postgres';
 import { resolveRedis, type RedisServer } from './redis';
 import { startDemoReceiver } from './demo-receiver';
+import { type DemoTraffic, startDemoTraffic } from './demo-traffic';
 import { REPORT_DIR_ENV } from './test-report/reporter.mjs';
 import { formatSummary, parseNxOutput, readRunRecords } from './test-report/summary';
 import {
@@ -146,6 +147,7 @@ async function start(args: string[]): Promise<number> {
       apiKeyFile: join(dataDir, 'demo-api-key'),
       webhook: {
         url: receiver.url,
+        failingUrl: receiver.failingUrl,
         secretsKey: Buffer.from(secretsKey, 'base64'),
         secretFile: join(dataDir, 'demo-webhook-secret'),
       },
@@ -210,6 +212,20 @@ async function start(args: string[]): Promise<number> {
     log.info(
       `  curl -i -X POST http://127.0.0.1:${ports['data-plane']}/v1/check -H 'Authorization: Bearer ${seed.apiKey}' -H 'Content-Type: application/json' -d '{"policy":"api","identifier":"user-1"}'`,
     );
+    let traffic: DemoTraffic | undefined;
+    if (args.includes('--no-traffic')) {
+      log.info('demo traffic: off (--no-traffic)');
+    } else {
+      traffic = startDemoTraffic({
+        dataPlaneUrl: `http://127.0.0.1:${ports['data-plane']}`,
+        apiKey: seed.apiKey,
+        onError: (what, error) =>
+          log.warn(`demo traffic: ${what} failed (${String(error)}); it goes on`),
+      });
+      log.info(
+        'demo traffic: on (steady users, two abusive identifiers, LLM calls settled at their usage, webhooks to the receiver and to a failing endpoint); `npm start -- --no-traffic` for none',
+      );
+    }
     log.info(`logs in ${logDir}; press Ctrl-C to stop`);
 
     const signalled = new Promise<string>((resolve) => {
@@ -225,6 +241,7 @@ async function start(args: string[]): Promise<number> {
       log.error(`${outcome.name} exited with code ${outcome.code}; stopping the others`);
     }
     log.info('stopping');
+    await traffic?.stop();
     await group.stop();
     return typeof outcome === 'string' ? 0 : 1;
   } finally {

@@ -228,6 +228,8 @@ function toRuleRow(
 
 export interface DemoWebhook {
   url: string;
+  /** Where `demo-failing` delivers: the receiver's path that always answers 503. */
+  failingUrl: string;
   /** `SLUICE_SECRETS_KEY`, which encrypts the signing secret at rest. */
   secretsKey: Buffer;
   /** Where the signing secret is kept for the receiver (0600). */
@@ -235,10 +237,13 @@ export interface DemoWebhook {
 }
 
 export const DEMO_WEBHOOK_ENDPOINT = 'demo-receiver';
+/** The demo's endpoint whose receiver always answers 503: its events retry, then die. */
+export const DEMO_FAILING_ENDPOINT = 'demo-failing';
 
 /**
- * The demo tenant's endpoint `demo-receiver` at `npm start`'s receiver, 2 deliveries a second, a
- * queue of 100. Its URL and secret are written on every start (the receiver's port may change).
+ * The demo tenant's endpoints at `npm start`'s receiver: `demo-receiver` (2 deliveries a second,
+ * a queue of 100) and `demo-failing` (1 a second, 3 attempts, so its events become dead letters
+ * to replay). Their URLs and secret are written on every start (the receiver's port may change).
  */
 async function seedDemoWebhook(
   prisma: PrismaClient,
@@ -246,25 +251,32 @@ async function seedDemoWebhook(
   webhook: DemoWebhook,
 ): Promise<void> {
   const secret = await localSecret(webhook.secretFile, generateSigningSecret);
-  const existing = await prisma.webhookEndpoint.findUnique({
-    where: { tenantId_name: { tenantId, name: DEMO_WEBHOOK_ENDPOINT } },
-    select: { id: true },
-  });
-  const id = existing?.id ?? newId('webhookEndpoint');
-  const secretCiphertext = encryptSecret(webhook.secretsKey, secret, { tenantId, endpointId: id });
-  await prisma.webhookEndpoint.upsert({
-    where: { id },
-    create: {
-      id,
-      tenantId,
-      name: DEMO_WEBHOOK_ENDPOINT,
-      url: webhook.url,
-      secretCiphertext,
-      leakRatePerSec: 2,
-      queueCapacity: 100,
+  const endpoints = [
+    { name: DEMO_WEBHOOK_ENDPOINT, url: webhook.url, leakRatePerSec: 2, queueCapacity: 100 },
+    {
+      name: DEMO_FAILING_ENDPOINT,
+      url: webhook.failingUrl,
+      leakRatePerSec: 1,
+      queueCapacity: 50,
+      maxAttempts: 3,
     },
-    update: { url: webhook.url, secretCiphertext },
-  });
+  ];
+  for (const { name, url, ...settings } of endpoints) {
+    const existing = await prisma.webhookEndpoint.findUnique({
+      where: { tenantId_name: { tenantId, name } },
+      select: { id: true },
+    });
+    const id = existing?.id ?? newId('webhookEndpoint');
+    const secretCiphertext = encryptSecret(webhook.secretsKey, secret, {
+      tenantId,
+      endpointId: id,
+    });
+    await prisma.webhookEndpoint.upsert({
+      where: { id },
+      create: { id, tenantId, name, url, secretCiphertext, ...settings },
+      update: { url, secretCiphertext },
+    });
+  }
 }
 
 /** A secret that survives restarts in a local file (0600, under the git-ignored .data/). */

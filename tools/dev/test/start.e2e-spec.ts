@@ -364,6 +364,43 @@ describe('npm start', () => {
     expect(JSON.parse(line ?? '{}')).toMatchObject({ eventId, signature: 'valid' });
   });
 
+  it('runs the demo traffic: steady and abusive checks, LLM calls settled, webhooks delivered and failing', async () => {
+    expect(output).toContain('demo traffic: on');
+    const dataPlane = `http://127.0.0.1:${ports['DATA_PLANE_PORT']}`;
+    const metric = async (series: string) => {
+      const text = await (await fetch(`${dataPlane}/metrics`)).text();
+      const line = text.split('\n').find((entry) => entry.startsWith(`${series} `));
+      return Number(line?.slice(series.length + 1) ?? 0);
+    };
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const failedDeliveries = async () => {
+        const { rows } = await client.query<{ count: string }>(
+          `select count(*) from "WebhookDelivery" d join "WebhookEndpoint" e on e.id = d."endpointId"
+           where e.name = 'demo-failing' and d.status in ('failed', 'dead')`,
+        );
+        return Number(rows[0]?.count ?? 0);
+      };
+      // a check every 150 ms, an abusive one every 100 ms, an LLM call every 700 ms, a failing
+      // event every 5 s: all there within seconds; the deadline is far beyond 5 times that
+      await waitFor(
+        'the demo traffic in the data plane and the worker',
+        async () =>
+          (await metric('sluice_decisions_total{outcome="allowed",reason="allowed"}')) > 0 &&
+          (await metric('sluice_decisions_total{outcome="denied",reason="rule"}')) > 0 &&
+          (await metric('sluice_settles_total{outcome="settled"}')) > 0 &&
+          (await failedDeliveries()) > 0,
+        60_000,
+        500,
+      );
+      const log = await readFile(join(dataDir, 'logs/demo-receiver.log'), 'utf8');
+      expect(log).toContain('"demo.order_created');
+    } finally {
+      await client.end();
+    }
+  }, 90_000);
+
   it('stops every app on SIGINT and exits 0', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGINT');
