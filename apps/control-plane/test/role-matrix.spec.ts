@@ -552,6 +552,20 @@ const PROBES: Record<string, Probe> = {
     variables: async (w) => ({ t: w.tenantId, ...hour() }),
     allowed: READERS,
   },
+  estimateRules: {
+    query: `query ($i: EstimateRulesInput!) { estimateRules(input: $i) { identifiers } }`,
+    variables: async (w) => {
+      await published(app, w.tenantId);
+      return {
+        i: {
+          tenantId: w.tenantId,
+          policy: 'api',
+          rules: [{ name: 'r', algorithm: 'TOKEN_BUCKET', capacity: 5, refillPerSecond: 1 }],
+        },
+      };
+    },
+    allowed: READERS,
+  },
   platform: {
     query: `{ platform { at traffic { allowed } publication { pending } dataPlanes { instance } workers { instance } } }`,
     allowed: OPERATORS,

@@ -25,8 +25,11 @@ export interface DemoTraffic {
   stop(): Promise<void>;
 }
 
-/** Steady users: one check of `api` every 150 ms, each time from one of 500 users. */
-const STEADY = { everyMs: 150, users: 500 };
+/**
+ * Steady users: one check of `api` every 200 ms, each time from one of 1,000 users: about 430 a
+ * day each, well within the free plan's 1,000 a day.
+ */
+const STEADY = { everyMs: 200, users: 1000 };
 /** Two abusive identifiers, each checking `api` 5 times a second against a refill of 1. */
 const ABUSIVE = { everyMs: 100, identifiers: ['demo-scraper-1', 'demo-scraper-2'] };
 /** LLM calls on `llm-tokens`: reserved at an estimate, settled at their usage. */

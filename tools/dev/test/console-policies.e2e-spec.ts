@@ -364,6 +364,11 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
     );
     const check = (identifier: string, dryRun = false) =>
       checkWith(stack, createApiKey.secret, { policy: 'searches', identifier, dryRun });
+    // spend for the proposal's estimate: 5 by one identifier, once the data plane knows the key
+    await expect
+      .poll(async () => (await check('estimate-user')).status, { timeout: 30_000 })
+      .toBe(200);
+    for (let i = 0; i < 4; i++) await check('estimate-user');
     const tracked = await browser.signedIn(stack.tenantAdmin);
     const { page } = tracked;
     await page.goto(policiesUrl());
@@ -379,6 +384,19 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
       'per-hour',
     );
     await candidate.getByRole('textbox', { name: 'Limit', exact: true }).fill('3');
+    // before it runs: the 5 that estimate-user spent are over the proposed 3, not the live 10
+    const estimate = dialog.getByRole('table', { name: 'Against the last 15 minutes' });
+    await expect
+      .poll(
+        () =>
+          estimate
+            .getByRole('row')
+            .filter({ hasText: 'per-hour-next' })
+            .getByRole('cell')
+            .allTextContents(),
+        { timeout: 30_000 },
+      )
+      .toEqual(['per-hour-next', '1estimate-user', 'per-hour: 0']);
     await expectAccessible(tracked, 'policy-try-in-shadow');
     await screenshot(tracked, 'policy-try-in-shadow');
     await dialog.getByRole('button', { name: 'Run in shadow' }).click();

@@ -382,7 +382,7 @@ describe('npm start', () => {
         );
         return Number(rows[0]?.count ?? 0);
       };
-      // a check every 150 ms, an abusive one every 100 ms, an LLM call every 700 ms, a failing
+      // a check every 200 ms, an abusive one every 100 ms, an LLM call every 700 ms, a failing
       // event every 5 s: all there within seconds; the deadline is far beyond 5 times that
       await waitFor(
         'the demo traffic in the data plane and the worker',

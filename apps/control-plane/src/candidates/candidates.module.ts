@@ -3,10 +3,14 @@ import { PlanModule } from '../plan/plan.module';
 import { PolicyModule } from '../policy/policy.module';
 import { CandidatesResolver } from './candidates.resolver';
 import { CandidatesService } from './candidates.service';
+import { EstimateService } from './estimate.service';
 
-/** Try in shadow: a policy's candidate rules proposed, applied or discarded in one step. */
+/**
+ * Try in shadow: a proposal estimated against the heaviest identifiers, then run as the policy's
+ * candidate rules, applied or discarded in one step.
+ */
 @Module({
   imports: [PolicyModule, PlanModule],
-  providers: [CandidatesService, CandidatesResolver],
+  providers: [CandidatesService, EstimateService, CandidatesResolver],
 })
 export class CandidatesModule {}

@@ -1,13 +1,28 @@
-import { Args, ID, Mutation, Resolver } from '@nestjs/graphql';
+import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import type { AuditActor } from '../audit/audit.service';
 import type { AuthUser } from '../auth/auth-user';
 import { CurrentUser, RequestActor } from '../auth/decorators';
 import { CandidatesService } from './candidates.service';
+import { EstimateService } from './estimate.service';
+import { EstimateRulesInput, RulesEstimate } from './models/estimate.model';
 import { CandidateRulesPayload, TryCandidateRulesInput } from './models/candidates.model';
 
 @Resolver()
 export class CandidatesResolver {
-  constructor(private readonly candidates: CandidatesService) {}
+  constructor(
+    private readonly candidates: CandidatesService,
+    private readonly estimates: EstimateService,
+  ) {}
+
+  // heavy (up to ~60 ms of replay): at most 2 in one operation (of the 1,000 points it may cost)
+  @Query(() => RulesEstimate, {
+    complexity: 500,
+    description:
+      "How many of a policy's heaviest identifiers of the last 15 minutes would have exceeded each rule (proposed limits, or the live ones to compare): an estimate before trying them in shadow. Tenant members and operators; nothing is written.",
+  })
+  estimateRules(@CurrentUser() user: AuthUser, @Args('input') input: EstimateRulesInput) {
+    return this.estimates.estimate(user, input);
+  }
 
   @Mutation(() => CandidateRulesPayload, {
     description:

@@ -60,6 +60,7 @@ export class PlatformService {
 
   async publication(): Promise<PlatformPublication> {
     const pending = { processedAt: null };
+    // each read walks an index: the pending rows' partial index, or the primary key backwards
     const [count, retrying, oldest, published, failed] = await Promise.all([
       this.prisma.outboxEvent.count({ where: pending }),
       this.prisma.outboxEvent.count({ where: { ...pending, attempts: { gt: 0 } } }),
@@ -68,12 +69,14 @@ export class PlatformService {
         orderBy: { id: 'asc' },
         select: { createdAt: true },
       }),
-      this.prisma.outboxEvent.count({
-        where: { processedAt: { gte: new Date(Date.now() - 3_600_000) } },
+      this.prisma.outboxEvent.findFirst({
+        where: { processedAt: { not: null } },
+        orderBy: { id: 'desc' },
+        select: { processedAt: true },
       }),
       this.prisma.outboxEvent.findFirst({
         where: { ...pending, lastError: { not: null } },
-        orderBy: { availableAt: 'desc' },
+        orderBy: { id: 'desc' },
         select: { lastError: true, tenantId: true },
       }),
     ]);
@@ -81,7 +84,7 @@ export class PlatformService {
       pending: count,
       retrying,
       oldestPendingAt: oldest?.createdAt ?? null,
-      publishedLastHour: published,
+      lastPublishedAt: published?.processedAt ?? null,
       lastError: failed?.lastError ?? null,
       lastErrorTenantId: failed?.tenantId ?? null,
     };

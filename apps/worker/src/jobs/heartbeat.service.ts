@@ -1,9 +1,9 @@
 import {
-  type BeforeApplicationShutdown,
   Inject,
   Injectable,
   Logger,
   type OnApplicationBootstrap,
+  type OnModuleDestroy,
 } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { HeartbeatWriter, RedisService, type WorkerBeat } from '@sluice/nest-kit';
@@ -17,7 +17,7 @@ import { QueueWorker } from './queue-worker.base';
  * a new one is reported without being listed here.
  */
 @Injectable()
-export class HeartbeatService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class HeartbeatService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly writer: HeartbeatWriter<'worker'>;
   private readonly logger = new Logger('Heartbeat');
 
@@ -37,7 +37,8 @@ export class HeartbeatService implements OnApplicationBootstrap, BeforeApplicati
     this.writer.start();
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /** With the queue workers (which close their queues then): a queue closing is left out. */
+  async onModuleDestroy(): Promise<void> {
     await this.writer.stop().catch(() => undefined);
   }
 
@@ -47,12 +48,15 @@ export class HeartbeatService implements OnApplicationBootstrap, BeforeApplicati
       .map((wrapper) => wrapper.instance as unknown)
       .filter((instance): instance is QueueWorker => instance instanceof QueueWorker);
     const queues = await Promise.all(
-      workers.map(async (worker) => ({
-        name: worker.queueName,
-        running: worker.isRunning(),
-        ...(await worker.jobCounts()),
-      })),
+      workers.map(async (worker) => {
+        const counts = await worker.jobCounts();
+        return counts && { name: worker.queueName, running: worker.isRunning(), ...counts };
+      }),
     );
-    return { queues: queues.sort((a, b) => (a.name < b.name ? -1 : 1)) };
+    return {
+      queues: queues
+        .filter((queue) => queue !== undefined)
+        .sort((a, b) => (a.name < b.name ? -1 : 1)),
+    };
   }
 }

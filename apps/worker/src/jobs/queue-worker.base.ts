@@ -16,6 +16,7 @@ export abstract class QueueWorker implements OnModuleInit, OnModuleDestroy {
   private worker: Worker | undefined;
   /** For counts only, on the app's shared connection (no blocking commands). */
   private counter: Queue | undefined;
+  private shuttingDown = false;
 
   protected constructor(
     readonly queueName: string,
@@ -39,8 +40,11 @@ export abstract class QueueWorker implements OnModuleInit, OnModuleDestroy {
     return this.worker?.isRunning() ?? false;
   }
 
-  /** The queue's jobs by state now (for the worker's heartbeat). */
-  async jobCounts(): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed', number>> {
+  /** The queue's jobs by state now (for the worker's heartbeat); undefined once it is closing. */
+  async jobCounts(): Promise<
+    Record<'waiting' | 'active' | 'delayed' | 'failed', number> | undefined
+  > {
+    if (this.shuttingDown) return undefined;
     this.counter ??= new Queue(this.queueName, {
       connection: this.redis.client,
       prefix: this.options.prefix,
@@ -55,6 +59,7 @@ export abstract class QueueWorker implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.shuttingDown = true;
     // closing the counter leaves the shared connection open (BullMQ closes only its own)
     await this.counter?.close();
     if (!this.worker) return;

@@ -114,7 +114,7 @@ export async function writeHeartbeat<S extends HeartbeatService>(
   beat: Heartbeat<BeatOf<S>>,
 ): Promise<void> {
   const member = `${service}:${beat.instance}`;
-  await redis
+  const replies = await redis
     .multi()
     .set(
       heartbeatKey(prefix, service, beat.instance),
@@ -125,6 +125,7 @@ export async function writeHeartbeat<S extends HeartbeatService>(
     .zadd(heartbeatIndexKey(prefix), beat.at, member)
     .zremrangebyscore(heartbeatIndexKey(prefix), '-inf', beat.at - HEARTBEAT_RETAIN_MS)
     .exec();
+  throwFirstError(replies);
 }
 
 export async function removeHeartbeat(
@@ -133,11 +134,18 @@ export async function removeHeartbeat(
   service: HeartbeatService,
   instance: string,
 ): Promise<void> {
-  await redis
+  const replies = await redis
     .multi()
     .del(heartbeatKey(prefix, service, instance))
     .zrem(heartbeatIndexKey(prefix), `${service}:${instance}`)
     .exec();
+  throwFirstError(replies);
+}
+
+/** A transaction's replies carry each command's error instead of throwing it. */
+function throwFirstError(replies: [Error | null, unknown][] | null): void {
+  if (!replies) throw new Error('the heartbeat transaction was aborted');
+  for (const [error] of replies) if (error) throw error;
 }
 
 /** Ms epoch of the Redis server's clock. */

@@ -109,10 +109,16 @@ export class PlatformPublication {
   })
   oldestPendingAt!: Date | null;
 
-  @Field(() => Int, { description: 'Events published in the last hour.' })
-  publishedLastHour!: number;
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the relay last published an event (null: never).',
+  })
+  lastPublishedAt!: Date | null;
 
-  @Field(() => String, { nullable: true, description: 'The latest failure of a waiting event.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the newest waiting event that failed did (null: none failed).',
+  })
   lastError!: string | null;
 
   @Field(() => ID, { nullable: true, description: 'The tenant of that event.' })

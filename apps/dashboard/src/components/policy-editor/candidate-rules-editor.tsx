@@ -2,7 +2,7 @@
 
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { CombinedError } from 'urql';
 import type { RuleInput } from '@/generated/gql/graphql';
 import { apiError } from '@/lib/errors';
@@ -28,8 +28,11 @@ export function CandidateRulesEditor({
   policy,
   onSubmit,
   onCancel,
+  aside,
 }: {
   policy: EditablePolicy;
+  /** Shown under the proposal: given the live rules and the proposal (undefined while incomplete). */
+  aside?: (live: RuleInput[], proposed: RuleInput[] | undefined) => ReactNode;
   /** Sends the proposal; answers the API's error, if any. */
   onSubmit: (candidateRules: RuleInput[]) => Promise<CombinedError | undefined>;
   onCancel: () => void;
@@ -48,6 +51,8 @@ export function CandidateRulesEditor({
     },
   });
   const [failure, setFailure] = useState<string[]>([]);
+  const current = toPolicyInput(form.values, false);
+  const complete = Object.keys(draftProblems(form.values)).length === 0;
   const [pending, setPending] = useState(false);
 
   const submit = form.onSubmit(async (values) => {
@@ -85,6 +90,7 @@ export function CandidateRulesEditor({
             {form.errors['candidateRules']}
           </Text>
         )}
+        {aside?.(current.rules, complete ? (current.candidateRules ?? []) : undefined)}
         <Group justify="space-between">
           <Button
             variant="light"

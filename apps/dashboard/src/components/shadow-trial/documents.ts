@@ -39,3 +39,18 @@ export const DiscardCandidateRulesDocument = graphql(`
     }
   }
 `);
+
+export const EstimateRulesDocument = graphql(`
+  query EstimateRules($input: EstimateRulesInput!) {
+    estimateRules(input: $input) {
+      identifiers
+      rules {
+        name
+        wouldExceed
+        deniedCost
+        examples
+        outlastsRange
+      }
+    }
+  }
+`);

@@ -6,6 +6,7 @@ import { CandidateRulesEditor } from '@/components/policy-editor/candidate-rules
 import type { EditablePolicy } from '@/components/policy-editor/policy-draft';
 import type { RuleInput } from '@/generated/gql/graphql';
 import { TryCandidateRulesDocument } from './documents';
+import { ProposalEstimate } from './proposal-estimate';
 
 /** What a change of candidates refreshes: the policy lists that show them. */
 export const CANDIDATES_CHANGE = { additionalTypenames: ['EffectivePolicy', 'Policy'] };
@@ -17,11 +18,14 @@ export const CANDIDATES_CHANGE = { additionalTypenames: ['EffectivePolicy', 'Pol
 export function TryInShadowModal({
   policy,
   template = false,
+  tenantId,
   onClose,
   onTried,
 }: {
   policy: EditablePolicy & { id: string };
   template?: boolean;
+  /** A tenant's policy: the proposal is estimated against its heaviest identifiers first. */
+  tenantId?: string;
   onClose: () => void;
   onTried: (message: string) => void;
 }) {
@@ -55,7 +59,23 @@ export function TryInShadowModal({
           A template’s candidates run for every tenant on the plan.
         </Text>
       )}
-      <CandidateRulesEditor policy={policy} onSubmit={submit} onCancel={onClose} />
+      <CandidateRulesEditor
+        policy={policy}
+        onSubmit={submit}
+        onCancel={onClose}
+        aside={
+          tenantId
+            ? (live, proposed) => (
+                <ProposalEstimate
+                  tenantId={tenantId}
+                  policy={policy.name}
+                  live={live}
+                  proposed={proposed}
+                />
+              )
+            : undefined
+        }
+      />
     </Modal>
   );
 }

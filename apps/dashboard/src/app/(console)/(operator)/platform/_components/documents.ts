@@ -33,7 +33,7 @@ export const PlatformDocument = graphql(`
         pending
         retrying
         oldestPendingAt
-        publishedLastHour
+        lastPublishedAt
         lastError
         lastErrorTenantId
       }

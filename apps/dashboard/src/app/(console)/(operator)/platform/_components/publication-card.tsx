@@ -27,12 +27,12 @@ export function PublicationCard({ publication, now }: { publication: Publication
           {publication.oldestPendingAt ? ageOf(publication.oldestPendingAt, now) : 'none'}
         </Figure>
         <Figure label="Retrying">{formatNumber(publication.retrying)}</Figure>
-        <Figure label="Published in the last hour">
-          {formatNumber(publication.publishedLastHour)}
+        <Figure label="Last published">
+          {publication.lastPublishedAt ? `${ageOf(publication.lastPublishedAt, now)} ago` : 'never'}
         </Figure>
       </SimpleGrid>
       {publication.lastError && (
-        <Alert color="red" role="alert" title="Publishing fails" mt="md">
+        <Alert color="red" role="alert" title="Publishing failed" mt="md">
           {publication.lastErrorTenantId && (
             <>
               Tenant{' '}

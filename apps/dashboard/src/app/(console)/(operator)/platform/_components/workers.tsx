@@ -17,9 +17,9 @@ export function Workers({ workers, now }: { workers: Worker[]; now: string }) {
         Workers
       </Title>
       <Text size="sm" c="dimmed" px="md" pb="xs">
-        The webhook dispatcher, usage roll-ups and alerts, with each queue’s jobs by state. A queue
-        whose worker is not running takes no jobs (the webhook dispatcher stays off without
-        SLUICE_SECRETS_KEY).
+        Each BullMQ queue a worker consumes, with its jobs by state: sluice-webhooks (the webhook
+        dispatcher; off without SLUICE_SECRETS_KEY), sluice-usage (usage roll-ups and retention) and
+        sluice-system.
       </Text>
       {workers.length === 0 ? (
         <EmptyState title="No worker has reported">

@@ -246,6 +246,7 @@ export default function PoliciesPage() {
       {tried && (
         <TryInShadowModal
           policy={tried}
+          tenantId={tenantId}
           onClose={() => setDialog(undefined)}
           onTried={(message) => {
             setDialog(undefined);
