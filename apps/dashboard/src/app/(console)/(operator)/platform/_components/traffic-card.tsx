@@ -31,7 +31,13 @@ export function TrafficCard(props: {
 }) {
   const { traffic, range } = props;
   const label = traffic.resolution === 'MINUTE' ? minuteLabel : hourLabel;
-  const rows = traffic.points.map((point) => ({
+  // minutes the worker has not folded yet would read as a drop to zero: the chart ends before them
+  const folded = traffic.rolledUpTo ? new Date(traffic.rolledUpTo).getTime() : undefined;
+  const shown =
+    traffic.resolution === 'MINUTE' && folded !== undefined
+      ? traffic.points.filter((point) => new Date(point.at).getTime() < folded)
+      : traffic.points;
+  const rows = shown.map((point) => ({
     label: label.format(new Date(point.at)),
     allowed: point.allowed,
     denied: point.denied,
