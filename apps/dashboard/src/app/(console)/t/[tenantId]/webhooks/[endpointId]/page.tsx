@@ -94,7 +94,11 @@ export default function WebhookEndpointPage() {
               </Group>
               <SimpleGrid cols={{ base: 2, sm: 4 }}>
                 <Figure label="Waiting">
-                  {formatNumber(queue.depth)} of {formatNumber(endpoint.queueCapacity)}
+                  {formatNumber(queue.depth)}
+                  <Text span display="block" size="xs" c="dimmed" fw={400}>
+                    the FIFO admits {formatNumber(endpoint.queueCapacity)} at most; events waiting
+                    for a retry count here too
+                  </Text>
                 </Figure>
                 <Figure label="Time to drain">
                   {queue.depth === 0 ? 'empty' : `about ${formatWait(queue.timeToDrainMs)}`}
