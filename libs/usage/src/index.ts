@@ -36,7 +36,7 @@ export {
   type UsageSecond,
   type UsageTotals,
 } from './readers';
-export { MAX_COST_SERIES_MINUTES, readCostByMinute } from './cost-series';
+export { readCostByMinute, readDeniedByMinute, type ScoresByMinute } from './minute-scores';
 export { readDecisionLog, type DecisionLogEntry, type DecisionLogPage } from './decision-log';
 export { UsageFlushError, UsageInputError } from './errors';
 export {

@@ -371,7 +371,12 @@ export function assertScope(prefix: string, tenantId: string, policy: string): v
   assertPolicyName(policy);
 }
 
-function assertRange(unit: 'second' | 'minute', from: number, to: number, maxSpan: number): void {
+export function assertRange(
+  unit: 'second' | 'minute',
+  from: number,
+  to: number,
+  maxSpan: number,
+): void {
   if (!Number.isSafeInteger(from) || from < 0 || !Number.isSafeInteger(to) || to < from) {
     throw new UsageInputError(`from/to ${unit}: expected integers with 0 <= from <= to`);
   }

@@ -22,8 +22,7 @@ export const ESTIMATE_IDENTIFIERS = 100;
 export const MAX_EVALUATIONS = 100_000;
 /** Rules one estimate replays at most (each replays every identifier's 15 minutes). */
 export const MAX_ESTIMATED_RULES = 8;
-const RANGE_MINUTES = 15;
-const RANGE_MS = RANGE_MINUTES * 60_000;
+const RANGE_MS = 15 * 60_000;
 const EXAMPLES = 5;
 
 /**
@@ -54,44 +53,18 @@ export class EstimateService {
       ]);
     }
     const now = Date.now();
-    const range = { from: new Date(now - RANGE_MINUTES * 60_000), to: new Date(now) };
-    const minutes = retainedMinutes(range, now);
-    const at = { from: range.from, to: range.to };
-    if (!minutes) return { ...at, identifiers: 0, rules: rules.map(emptyEstimate) };
-    const { first, last } = minutes;
-    const perIdentifier =
-      (last - first + 1) * rules.reduce((sum, { spec }) => sum + slicesPerMinute(spec), 0);
-    const heaviest = await readTopCost(
-      this.redis.client,
-      this.prefix,
-      tenant.id,
-      policy,
-      first,
-      last,
-      Math.max(1, Math.min(ESTIMATE_IDENTIFIERS, Math.floor(MAX_EVALUATIONS / perIdentifier))),
-    );
-    const ids = heaviest.map((row) => row.identifier);
-    const series =
-      ids.length === 0
-        ? new Map<string, number[]>()
-        : await readCostByMinute(
-            this.redis.client,
-            this.prefix,
-            tenant.id,
-            policy,
-            ids,
-            first,
-            last,
-          );
+    const range = { from: new Date(now - RANGE_MS), to: new Date(now) };
+    const { first, spend } = await this.heaviestSpend(tenant.id, policy, rules, range, now);
+    // costliest first, so each rule's examples are the heaviest of those it denies
+    const ids = [...spend.keys()];
     return {
-      ...at,
+      ...range,
       identifiers: ids.length,
       rules: rules.map(({ name, spec }) => {
         const exceeded: string[] = [];
         let deniedCost = 0;
-        // costliest first, so the examples are the heaviest of those denied
         for (const id of ids) {
-          const replay = replaySpend(spec, first, series.get(id) ?? []);
+          const replay = replaySpend(spec, first, spend.get(id) ?? []);
           if (!replay.exceeded) continue;
           exceeded.push(id);
           deniedCost += replay.deniedCost;
@@ -106,16 +79,34 @@ export class EstimateService {
       }),
     };
   }
-}
 
-function emptyEstimate({ name, spec }: { name: string; spec: RuleSpec }) {
-  return {
-    name,
-    wouldExceed: 0,
-    deniedCost: 0,
-    examples: [],
-    outlastsRange: memoryMs(spec) > RANGE_MS,
-  };
+  /**
+   * The range's heaviest identifiers (costliest first, as many as the evaluation budget lets
+   * `rules` replay) and their spend per minute from `first`; none when Redis keeps no minute of it.
+   */
+  private async heaviestSpend(
+    tenantId: string,
+    policy: string,
+    rules: readonly { spec: RuleSpec }[],
+    range: { from: Date; to: Date },
+    now: number,
+  ): Promise<{ first: number; spend: Map<string, number[]> }> {
+    const minutes = retainedMinutes(range, now);
+    if (!minutes) return { first: 0, spend: new Map() };
+    const { first, last } = minutes;
+    const at = [this.redis.client, this.prefix, tenantId, policy] as const;
+    const slices = rules.reduce((sum, { spec }) => sum + slicesPerMinute(spec), 0);
+    const budget = Math.floor(MAX_EVALUATIONS / ((last - first + 1) * slices));
+    const heaviest = await readTopCost(
+      ...at,
+      first,
+      last,
+      Math.max(1, Math.min(ESTIMATE_IDENTIFIERS, budget)),
+    );
+    if (heaviest.length === 0) return { first, spend: new Map() };
+    const ids = heaviest.map((row) => row.identifier);
+    return { first, spend: await readCostByMinute(...at, ids, first, last) };
+  }
 }
 
 /** Each input rule as the algorithms lib validates it; field errors under `input.rules.<i>`. */

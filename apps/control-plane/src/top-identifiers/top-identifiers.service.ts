@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CheckResult } from '@sluice/engine';
 import { RedisService } from '@sluice/nest-kit';
-import { MAX_READ_ROWS, readTopCost, readTopDenied } from '@sluice/usage';
+import {
+  type CostlyIdentifier,
+  type DeniedIdentifier,
+  readCostByMinute,
+  readDeniedByMinute,
+  readTopCost,
+  readTopDenied,
+} from '@sluice/usage';
 import { z } from 'zod';
 import { TenantAccessService } from '../access/tenant-access.service';
 import type { AuthUser } from '../auth/auth-user';
@@ -56,16 +63,21 @@ export class TopIdentifiersService {
     if (!minutes) return [];
     const { first, last } = minutes;
     const byCost = args.by === TopIdentifiersBy.COST;
-    // the other figure of each row: the other list, as far as Redis keeps it
-    const at = [this.redis.client, this.prefix, tenant.id, policy, first, last] as const;
-    const [costly, denied] = await Promise.all([
-      readTopCost(...at, byCost ? limit : MAX_READ_ROWS),
-      readTopDenied(...at, byCost ? MAX_READ_ROWS : limit),
-    ]);
-    const costOf = new Map(costly.map((row) => [row.identifier, row.cost]));
-    const deniedOf = new Map(denied.map((row) => [row.identifier, row.denied]));
-    const identifiers = (byCost ? costly : denied).map((row) => row.identifier);
+    const at = [this.redis.client, this.prefix, tenant.id, policy] as const;
+    const ranked = byCost
+      ? await readTopCost(...at, first, last, limit)
+      : await readTopDenied(...at, first, last, limit);
+    const identifiers = ranked.map((row: { identifier: string }) => row.identifier);
     if (identifiers.length === 0) return [];
+    // the other figure of each row, summed from its minutes (as far as Redis keeps them)
+    const other = await (byCost ? readDeniedByMinute : readCostByMinute)(
+      ...at,
+      identifiers,
+      first,
+      last,
+    );
+    const otherOf = (identifier: string) =>
+      (other.get(identifier) ?? []).reduce((sum, score) => sum + score, 0);
 
     // the rate over what the range covers of the minutes read: the last one is still running
     const spanMs = Math.max(60_000, Math.min(now, (last + 1) * 60_000) - first * 60_000);
@@ -80,14 +92,10 @@ export class TopIdentifiersService {
         }),
       ),
     );
-    return identifiers.map((identifier, i) => {
-      const cost = costOf.get(identifier) ?? 0;
-      return {
-        identifier,
-        cost,
-        denied: deniedOf.get(identifier) ?? 0,
-        quota: quotaOf(peeks[i], cost / spanMs),
-      };
+    return ranked.map((row: CostlyIdentifier | DeniedIdentifier, i) => {
+      const cost = 'cost' in row ? row.cost : otherOf(row.identifier);
+      const denied = 'denied' in row ? row.denied : otherOf(row.identifier);
+      return { identifier: row.identifier, cost, denied, quota: quotaOf(peeks[i], cost / spanMs) };
     });
   }
 }

@@ -27,8 +27,8 @@ export class HeartbeatService implements OnApplicationBootstrap, BeforeApplicati
   private previous: { at: number; allowed: number; denied: number } | undefined;
 
   constructor(@Inject(ENV) env: Env, engine: EngineService, metrics: DataPlaneMetrics) {
-    const [commands, , usage] = engine.connections;
-    if (!usage || !commands) throw new Error('the engine has no usage connection');
+    const usage = engine.connections[2];
+    if (!usage) throw new Error('the engine has no usage connection');
     this.writer = new HeartbeatWriter({
       redis: usage,
       prefix: env.SLUICE_KEY_PREFIX,

@@ -106,26 +106,24 @@ export interface InstanceBeat<T> {
   beat: Heartbeat<T> | undefined;
 }
 
-/** Stores one beat at the Redis time it returns (ms); `beat.at` is set to it. */
+/**
+ * Stores one beat and lists it in the index at `beat.at`, pruning the index of beats older than
+ * the retention. Separate commands, not a transaction: the two keys have slots of their own on a
+ * cluster, and a beat half written is mended by the next.
+ */
 export async function writeHeartbeat<S extends HeartbeatService>(
   redis: Redis,
   prefix: string,
   service: S,
   beat: Heartbeat<BeatOf<S>>,
 ): Promise<void> {
-  const member = `${service}:${beat.instance}`;
-  const replies = await redis
-    .multi()
-    .set(
-      heartbeatKey(prefix, service, beat.instance),
-      JSON.stringify(beat),
-      'PX',
-      HEARTBEAT_RETAIN_MS,
-    )
-    .zadd(heartbeatIndexKey(prefix), beat.at, member)
-    .zremrangebyscore(heartbeatIndexKey(prefix), '-inf', beat.at - HEARTBEAT_RETAIN_MS)
-    .exec();
-  throwFirstError(replies);
+  const index = heartbeatIndexKey(prefix);
+  const key = heartbeatKey(prefix, service, beat.instance);
+  await Promise.all([
+    redis.set(key, JSON.stringify(beat), 'PX', HEARTBEAT_RETAIN_MS),
+    redis.zadd(index, beat.at, `${service}:${beat.instance}`),
+    redis.zremrangebyscore(index, '-inf', beat.at - HEARTBEAT_RETAIN_MS),
+  ]);
 }
 
 export async function removeHeartbeat(
@@ -134,18 +132,10 @@ export async function removeHeartbeat(
   service: HeartbeatService,
   instance: string,
 ): Promise<void> {
-  const replies = await redis
-    .multi()
-    .del(heartbeatKey(prefix, service, instance))
-    .zrem(heartbeatIndexKey(prefix), `${service}:${instance}`)
-    .exec();
-  throwFirstError(replies);
-}
-
-/** A transaction's replies carry each command's error instead of throwing it. */
-function throwFirstError(replies: [Error | null, unknown][] | null): void {
-  if (!replies) throw new Error('the heartbeat transaction was aborted');
-  for (const [error] of replies) if (error) throw error;
+  await Promise.all([
+    redis.del(heartbeatKey(prefix, service, instance)),
+    redis.zrem(heartbeatIndexKey(prefix), `${service}:${instance}`),
+  ]);
 }
 
 /** Ms epoch of the Redis server's clock. */
@@ -156,7 +146,7 @@ export async function redisTimeMs(redis: Redis): Promise<number> {
 
 /**
  * The instances of `service` that beat within the retention, the latest first (at most
- * `limit`): one read of the index and one GET per instance.
+ * `limit`): one read of the index, then one GET per instance (each key in a slot of its own).
  */
 export async function readHeartbeats<S extends HeartbeatService>(
   redis: Redis,
@@ -178,13 +168,13 @@ export async function readHeartbeats<S extends HeartbeatService>(
     listed.push({ instance: member.slice(service.length + 1), lastSeenAt: Number(index[i + 1]) });
   }
   if (listed.length === 0) return [];
-  const pipeline = redis.pipeline();
-  for (const { instance } of listed) pipeline.get(heartbeatKey(prefix, service, instance));
-  const values = (await pipeline.exec()) ?? [];
+  const values = await Promise.all(
+    listed.map(({ instance }) => redis.get(heartbeatKey(prefix, service, instance))),
+  );
   const details = SCHEMAS[service];
   return listed.map(({ instance, lastSeenAt }, i) => {
-    const [error, raw] = values[i] ?? [];
-    const beat = error || typeof raw !== 'string' ? undefined : parseBeat(raw, details);
+    const raw = values[i];
+    const beat = typeof raw === 'string' ? parseBeat(raw, details) : undefined;
     const intervalMs = beat?.intervalMs ?? 5000;
     return {
       instance,
