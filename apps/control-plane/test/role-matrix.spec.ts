@@ -115,6 +115,24 @@ async function triedPolicy(tenantId: string): Promise<string> {
   return id;
 }
 
+const TRY_PLAN_POLICY = `mutation ($i: TryPlanPolicyCandidatesInput!) { tryPlanPolicyCandidates(input: $i) { version } }`;
+/** The tenant's proposal for the plan's `api` (its burst's capacity is the tenants' to set). */
+const planPolicyProposal = (tenantId: string) => ({
+  i: {
+    tenantId,
+    policy: 'api',
+    candidateRules: [
+      { name: 'burst-next', replaces: 'burst', algorithm: 'TOKEN_BUCKET', capacity: 4 },
+    ],
+  },
+});
+
+/** The tenant's candidates for the plan's `api`, running in shadow; the tenant's id. */
+async function triedPlanPolicy(tenantId: string): Promise<string> {
+  await gql(app, world.operatorToken, TRY_PLAN_POLICY, planPolicyProposal(tenantId));
+  return tenantId;
+}
+
 async function override(tenantId: string): Promise<string> {
   const { createOverride } = await gql<{ createOverride: { override: { id: string } } }>(
     app,
@@ -396,6 +414,21 @@ const PROBES: Record<string, Probe> = {
   discardCandidateRules: {
     query: `mutation ($id: ID!) { discardCandidateRules(policyId: $id) { tenantsRepublished } }`,
     variables: async (w) => ({ id: await triedPolicy(w.tenantId) }),
+    allowed: WRITERS,
+  },
+  tryPlanPolicyCandidates: {
+    query: TRY_PLAN_POLICY,
+    variables: async (w) => planPolicyProposal(w.tenantId),
+    allowed: WRITERS,
+  },
+  applyPlanPolicyCandidates: {
+    query: `mutation ($t: ID!) { applyPlanPolicyCandidates(tenantId: $t, policy: "api") { version } }`,
+    variables: async (w) => ({ t: await triedPlanPolicy(w.tenantId) }),
+    allowed: WRITERS,
+  },
+  discardPlanPolicyCandidates: {
+    query: `mutation ($t: ID!) { discardPlanPolicyCandidates(tenantId: $t, policy: "api") { version } }`,
+    variables: async (w) => ({ t: await triedPlanPolicy(w.tenantId) }),
     allowed: WRITERS,
   },
   changePlanPolicy: {

@@ -143,7 +143,10 @@ describe('plans and tenants', () => {
     }
     expect(
       await app.prisma.auditLog.findFirst({ where: { tenantId: a, action: 'policy_change.trim' } }),
-    ).toMatchObject({ before: { burst: { capacity: 40 } }, after: {} });
+    ).toMatchObject({
+      before: { rules: { burst: { capacity: 40 } }, candidateRules: [] },
+      after: { rules: {}, candidateRules: [] },
+    });
   });
 
   it('moving a tenant to another plan carries its changes to the same-named template', async () => {

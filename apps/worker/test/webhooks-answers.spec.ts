@@ -42,7 +42,12 @@ describe('webhook answers that never end', () => {
     await world.startWorker({ WORKER_WEBHOOK_MAX_IN_FLIGHT: '2' });
 
     const ids = await world.enqueue(endpoint, 6);
-    await until('every event has ended its run', async () => (await lastAttempts()) === 6);
+    const keys = endpointKeys(world.redis.prefix, endpoint.tenantId, endpoint.id);
+    // the attempt's row is written before its dead letter: wait for both
+    await until(
+      'every event has ended its run',
+      async () => (await lastAttempts()) === 6 && (await world.redis.redis.zcard(keys.dead)) === 6,
+    );
 
     const rows = await world.prisma.webhookDelivery.findMany({
       orderBy: [{ eventId: 'asc' }, { attempt: 'asc' }],
@@ -58,8 +63,6 @@ describe('webhook answers that never end', () => {
       expect(row.responseCode).toBe(200);
       expect(row.error).toMatch(/not finished within 1000 ms/);
     }
-    const keys = endpointKeys(world.redis.prefix, endpoint.tenantId, endpoint.id);
-    expect(await world.redis.redis.zcard(keys.dead)).toBe(6);
     // every attempt's connection was closed by the worker, none held on
     await until(
       'every connection is closed',

@@ -22,7 +22,8 @@ interface EffectivePolicies {
 // reads every value with where it comes from, changes what the plan opens within its bounds (the
 // form refuses a value beyond them; the API and the data plane then have the new value), confirms
 // a change of window (its counters start afresh), goes back to the plan's values, creates, edits
-// and deletes a policy of its own with the policy editor; a viewer reads without write buttons.
+// and deletes a policy of its own with the policy editor, tries values of a plan policy in shadow
+// and applies them as its change; a viewer reads without write buttons.
 // The page and its dialogs checked by axe-core and photographed in both themes.
 // each test drives several pages, axe-core on many: a budget, as the access spec's, that a
 // busy machine cannot exhaust (a test that waits in vain fails on its own shorter deadline)
@@ -455,6 +456,85 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
     tracked.expectClean();
   });
 
+  it('a tenant admin tries values of a plan policy in shadow, for its checks only, and applies them as its change', async () => {
+    const check = (identifier: string, dryRun = false) =>
+      checkWith(stack, stack.apiKey, { policy: 'api', identifier, dryRun });
+    // spend for the proposal's estimate
+    for (let i = 0; i < 3; i++) expect((await check('plan-estimate-user')).body.allowed).toBe(true);
+    const tracked = await browser.signedIn(stack.tenantAdmin);
+    const { page } = tracked;
+    await page.goto(policiesUrl());
+    const api = card(page, 'api');
+    await api.getByRole('button', { name: 'Try in shadow api' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Try new values for api in shadow' });
+    const capacity = dialog.getByRole('textbox', { name: 'Capacity' });
+    expect(await capacity.inputValue()).toBe('5');
+    // the same bounds as a change of values
+    await capacity.fill('80');
+    await dialog.getByText("At most 50 (the plan's bound)").waitFor();
+    await capacity.fill('2');
+    // before it runs, replayed against what plan-estimate-user spent: its 3 in one minute are
+    // one a second to a bucket refilling 1 a second (the replay's resolution), within 2 as well
+    const estimate = dialog.getByRole('table', { name: 'Against the last 15 minutes' });
+    await expect
+      .poll(
+        () =>
+          estimate
+            .getByRole('row')
+            .filter({ hasText: 'burst-next' })
+            .getByRole('cell')
+            .allTextContents(),
+        { timeout: 30_000 },
+      )
+      .toEqual(['burst-next', '0', 'burst: 0']);
+    await dialog.getByRole('button', { name: 'Run in shadow' }).click();
+    await page.getByText('burst-next run in shadow on api, for your checks only.').waitFor();
+
+    // the data plane decides the tenant's candidate beside the plan's burst of 5: four quick
+    // checks are allowed, and the proposed 2 would have denied some of them
+    await expect
+      .poll(
+        async () => (await check('plan-shadow-probe', true)).body.candidates?.map((c) => c.name),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toEqual(['burst-next']);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await check('plan-shadow-user'));
+    expect(answers.map((a) => [a.status, a.body.allowed])).toEqual(
+      Array.from({ length: 4 }, () => [200, true]),
+    );
+    const wouldDeny = answers.filter((a) => a.body.candidates?.[0]?.allowed === false).length;
+    expect(wouldDeny).toBeGreaterThan(0);
+    const trial = api.getByRole('table', { name: 'Candidates of api' });
+    const row = trial.getByRole('row').filter({ hasText: 'burst-next' });
+    await expect
+      .poll(() => row.getByRole('cell').allTextContents(), { timeout: 30_000 })
+      .toEqual([
+        expect.stringContaining('burst-next'),
+        'new values for burst',
+        String(wouldDeny),
+        '0',
+      ]);
+    await api.scrollIntoViewIfNeeded();
+    await screenshot(tracked, 'policy-plan-shadow-trial');
+
+    await api.getByRole('button', { name: 'Apply candidates of api' }).click();
+    const apply = page.getByRole('dialog', { name: 'Apply the candidates of api?' });
+    await apply.getByText('These become your values of the plan’s rules').waitFor();
+    await apply.getByText('takes burst-next’s values: 2 at once, then 1 per second').waitFor();
+    await apply.getByRole('button', { name: 'Apply them' }).click();
+    await page.getByText('Your candidates for api are now your values of it.').waitFor();
+    await expect.poll(() => trial.count()).toBe(0);
+    await expect
+      .poll(() => paramRow(page, 'api', 'Capacity').getByRole('cell').allTextContents())
+      .toEqual(expect.arrayContaining(['2', 'Tenant change']));
+    expect(paramOf(await sessionPolicies(page), 'api', 'burst', 'capacity')?.value).toBe(2);
+    await expect.poll(() => burstLimit(), { timeout: 10_000 }).toBe(2);
+    tracked.expectClean();
+  });
+
   it('a viewer reads the policies without a write button', async () => {
     await data(
       `mutation ($tenantId: ID!) {
@@ -502,6 +582,19 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
       await screenshot(tracked, 'policy-change');
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
+
+      await page.getByRole('button', { name: 'Try in shadow api' }).click();
+      const trying = page.getByRole('dialog', { name: 'Try new values for api in shadow' });
+      await trying.getByRole('textbox', { name: 'Capacity' }).fill('8');
+      await trying
+        .getByRole('table', { name: 'Against the last 15 minutes' })
+        .getByRole('row')
+        .filter({ hasText: 'burst-next' })
+        .waitFor({ timeout: 30_000 });
+      await expectAccessible(tracked, 'policy-plan-try');
+      await screenshot(tracked, 'policy-plan-try');
+      await page.keyboard.press('Escape');
+      await trying.waitFor({ state: 'detached' });
 
       await page.getByRole('button', { name: 'Change values of exports' }).click();
       const windowDialog = page.getByRole('dialog', { name: 'Change exports' });

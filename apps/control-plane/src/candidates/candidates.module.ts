@@ -4,6 +4,7 @@ import { PolicyModule } from '../policy/policy.module';
 import { CandidatesResolver } from './candidates.resolver';
 import { CandidatesService } from './candidates.service';
 import { EstimateService } from './estimate.service';
+import { PlanPolicyCandidatesService } from './plan-policy-candidates.service';
 
 /**
  * Try in shadow: a proposal estimated against the heaviest identifiers, then run as the policy's
@@ -11,6 +12,6 @@ import { EstimateService } from './estimate.service';
  */
 @Module({
   imports: [PolicyModule, PlanModule],
-  providers: [CandidatesService, EstimateService, CandidatesResolver],
+  providers: [CandidatesService, EstimateService, PlanPolicyCandidatesService, CandidatesResolver],
 })
 export class CandidatesModule {}

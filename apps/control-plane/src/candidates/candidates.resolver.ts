@@ -5,13 +5,20 @@ import { CurrentUser, RequestActor } from '../auth/decorators';
 import { CandidatesService } from './candidates.service';
 import { EstimateService } from './estimate.service';
 import { EstimateRulesInput, RulesEstimate } from './models/estimate.model';
-import { CandidateRulesPayload, TryCandidateRulesInput } from './models/candidates.model';
+import { EffectivePolicyPayload } from '../policy/models/policy.model';
+import {
+  CandidateRulesPayload,
+  TryCandidateRulesInput,
+  TryPlanPolicyCandidatesInput,
+} from './models/candidates.model';
+import { PlanPolicyCandidatesService } from './plan-policy-candidates.service';
 
 @Resolver()
 export class CandidatesResolver {
   constructor(
     private readonly candidates: CandidatesService,
     private readonly estimates: EstimateService,
+    private readonly planPolicyCandidates: PlanPolicyCandidatesService,
   ) {}
 
   // heavy (up to ~60 ms of replay): at most 2 in one operation (of the 1,000 points it may cost)
@@ -57,5 +64,44 @@ export class CandidatesResolver {
     @Args('policyId', { type: () => ID }) policyId: string,
   ) {
     return this.candidates.discard(user, actor, policyId);
+  }
+
+  @Mutation(() => EffectivePolicyPayload, {
+    description:
+      "Runs a tenant's proposed values for one of its plan's policies in shadow, for this tenant only: they become the tenant's candidates for the policy (see TryPlanPolicyCandidatesInput). Tenant admins and operators.",
+  })
+  tryPlanPolicyCandidates(
+    @CurrentUser() user: AuthUser,
+    @RequestActor() actor: AuditActor,
+    @Args('input') input: TryPlanPolicyCandidatesInput,
+  ) {
+    return this.planPolicyCandidates.try(user, actor, input);
+  }
+
+  @Mutation(() => EffectivePolicyPayload, {
+    description:
+      "Makes the tenant's candidates for a plan policy its values of the rules they replace (as changePlanPolicy would), in one step; none remain candidates.",
+  })
+  applyPlanPolicyCandidates(
+    @CurrentUser() user: AuthUser,
+    @RequestActor() actor: AuditActor,
+    @Args('tenantId', { type: () => ID }) tenantId: string,
+    @Args('policy', { description: "The name of one of the tenant's plan's policies." })
+    policy: string,
+  ) {
+    return this.planPolicyCandidates.apply(user, actor, tenantId, policy);
+  }
+
+  @Mutation(() => EffectivePolicyPayload, {
+    description: "Removes the tenant's candidates for a plan policy; its values stay as they are.",
+  })
+  discardPlanPolicyCandidates(
+    @CurrentUser() user: AuthUser,
+    @RequestActor() actor: AuditActor,
+    @Args('tenantId', { type: () => ID }) tenantId: string,
+    @Args('policy', { description: "The name of one of the tenant's plan's policies." })
+    policy: string,
+  ) {
+    return this.planPolicyCandidates.discard(user, actor, tenantId, policy);
   }
 }

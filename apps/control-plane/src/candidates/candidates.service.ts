@@ -64,7 +64,7 @@ export class CandidatesService {
     if (owner?.planId) {
       if (!isOperator(user)) {
         throw AppError.forbidden(
-          "A plan's policies are the operators': try the values your plan opens to you instead.",
+          "A plan's policies are the operators': try the values your plan opens to you with tryPlanPolicyCandidates instead.",
         );
       }
       const changed = await this.plans.replaceTemplate(

@@ -14,6 +14,7 @@ import { parseInput } from '../graphql/input';
 import { type Connection, pageQuery, toConnection } from '../graphql/pagination';
 import type { CounterReset } from '../policy-config/counter-resets';
 import { boundsIssues, policyIssues } from '../policy-config/field-paths';
+import { fitChangeCandidates } from '../policy-config/change-candidates';
 import { fitChange, fitOverride } from '../policy-config/fit';
 import { logCap, templateLogCapIssues } from '../policy-config/log-cap';
 import type { PolicyRow } from '../policy-config/tenant-state';
@@ -405,18 +406,18 @@ export class PlanService {
     let trimmed = false;
     const change = state.changes.find((c) => c.basePolicyId === after.id);
     if (change) {
-      const kept = fitChange(change.rules, after, before);
-      if (!isDeepStrictEqual(kept, change.rules)) {
+      const kept = { ...change, rules: fitChange(change.rules, after, before) };
+      kept.candidates = fitChangeCandidates(after, change.candidates);
+      if (!isDeepStrictEqual(kept, change)) {
         trimmed = true;
-        if (Object.keys(kept).length === 0) await tx.policy.delete({ where: { id: change.id } });
-        else await this.states.putChange(tx, tenantId, after, { ...change, rules: kept });
+        await this.states.putOrDropChange(tx, tenantId, after, kept);
         await this.audit.record(tx, actor, {
           action: 'policy_change.trim',
           entityType: 'Policy',
           entityId: change.id,
           tenantId,
-          before: change.rules as Prisma.InputJsonObject,
-          after: kept as Prisma.InputJsonObject,
+          before: asJson({ rules: change.rules, candidateRules: change.candidates }),
+          after: asJson({ rules: kept.rules, candidateRules: kept.candidates }),
         });
       } else if (before.name !== after.name) {
         await this.states.putChange(tx, tenantId, after, change);

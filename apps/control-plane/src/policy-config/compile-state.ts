@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import {
   effectivePolicies,
   toPolicyInput,
+  type PolicyRow,
   type RuleParams,
   type TenantState,
 } from './tenant-state';
@@ -115,6 +116,15 @@ export function checkChangeBounds(
 ): { field: string; message: string }[] {
   const base = state.planPolicies.find((policy) => policy.id === basePolicyId);
   if (!base) return [{ field: fieldOf(''), message: 'is not a policy of the plan' }];
+  return changeBoundsIssues(base, rules, fieldOf);
+}
+
+/** `checkChangeBounds` against the template `base` itself. */
+export function changeBoundsIssues(
+  base: PolicyRow,
+  rules: Record<string, RuleParams>,
+  fieldOf: (rule: string, param?: string) => string,
+): { field: string; message: string }[] {
   const issues: { field: string; message: string }[] = [];
   for (const [ruleName, params] of Object.entries(rules)) {
     const rule = base.rules.find((r) => r.name === ruleName);

@@ -61,7 +61,14 @@ const state: TenantState = {
   tenant: { id: 'tnt_a', slug: 'a', status: 'active' },
   planPolicies: [template],
   ownPolicies: [own],
-  changes: [{ id: 'pol_change', basePolicyId: 'pol_api', rules: { burst: { capacity: 9 } } }],
+  changes: [
+    {
+      id: 'pol_change',
+      basePolicyId: 'pol_api',
+      rules: { burst: { capacity: 9 } },
+      candidates: [],
+    },
+  ],
   overrides: [
     {
       id: 'ovr_1',

@@ -36,6 +36,8 @@ export interface DocumentPolicy {
 export interface DocumentChange {
   policy: string;
   rules: Record<string, RuleParams>;
+  /** The tenant's candidates for the policy: each `replaces` one of its rules. */
+  candidateRules?: (RuleInput & { replaces: string })[];
 }
 
 export interface DocumentOverride {
@@ -103,9 +105,14 @@ const documentSchema = z.strictObject(
       .max(MAX_POLICIES, { error: `must have at most ${MAX_POLICIES} policies` })
       .default([]),
     changes: z
-      .array(z.strictObject({ policy: policyName, rules: rulesByName }), {
-        error: 'must be an array of changes',
-      })
+      .array(
+        z.strictObject({
+          policy: policyName,
+          rules: rulesByName,
+          candidateRules: z.array(rule, { error: 'must be an array of rules' }).optional(),
+        }),
+        { error: 'must be an array of changes' },
+      )
       .default([]),
     overrides: z
       .array(
@@ -204,6 +211,12 @@ export function toPolicyDocument(state: TenantState): PolicyDocument {
       .map((change) => ({
         policy: policyNames.get(change.basePolicyId) ?? '',
         rules: change.rules,
+        ...(change.candidates.length > 0 && {
+          candidateRules: change.candidates.map((r) => ({
+            ...ruleParams(r),
+            replaces: r.replaces ?? '',
+          })),
+        }),
       })),
     overrides: state.overrides
       .filter((override) => policyNames.has(override.policyId))
@@ -291,6 +304,7 @@ export function applyPolicyDocument(
       id: changeIds.get(base.id) ?? newId('policy'),
       basePolicyId: base.id,
       rules: change.rules,
+      candidates: toRuleRows(change.candidateRules ?? [], true),
     });
   });
   const overrideIds = new Map(
@@ -341,7 +355,10 @@ export function diffPolicyDocuments(
   const keyed = (document: PolicyDocument) =>
     new Map<string, unknown>([
       ...document.policies.map((p): [string, unknown] => [`policies.${p.name}`, p]),
-      ...document.changes.map((c): [string, unknown] => [`changes.${c.policy}`, c.rules]),
+      ...document.changes.map((c): [string, unknown] => [
+        `changes.${c.policy}`,
+        c.candidateRules?.length ? { rules: c.rules, candidateRules: c.candidateRules } : c.rules,
+      ]),
       ...document.overrides.map((o): [string, unknown] => [
         `overrides.${o.policy}.${o.identifier}`,
         o,

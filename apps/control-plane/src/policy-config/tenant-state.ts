@@ -44,6 +44,11 @@ export interface ChangeRow {
   id: string;
   basePolicyId: string;
   rules: Record<string, RuleParams>;
+  /**
+   * The tenant's candidate rules for the template (try in shadow): each replaces a live rule of
+   * the template, with its algorithm and values of which only those the plan opens differ.
+   */
+  candidates: RuleRow[];
 }
 
 export interface OverrideRow {
@@ -81,6 +86,8 @@ export interface EffectiveParam {
 export interface EffectiveRule {
   name: string;
   algorithm: AnyAlgorithm;
+  /** `tenant`: the tenant's own policy's, or its candidate for a plan policy. */
+  source: ValueSource;
   candidate: boolean;
   replaces: string | null;
   params: EffectiveParam[];
@@ -114,25 +121,40 @@ export function effectivePolicies(state: TenantState): EffectivePolicy[] {
       ...settingsOf(policy),
       source: 'plan',
       changed: change !== undefined && Object.keys(change.rules).length > 0,
-      rules: policy.rules.map((rule) => {
-        const changed = change?.rules[rule.name] ?? {};
-        return {
-          name: rule.name,
-          algorithm: rule.algorithm,
-          candidate: rule.candidate,
-          replaces: rule.replaces,
-          params: Object.entries(rule.params).map(([name, value]) => {
-            const bounds = rule.tenantBounds?.[name];
-            return {
-              name,
-              ...(name in changed
-                ? { value: changed[name], source: 'tenant' as const }
-                : { value, source: 'plan' as const }),
-              ...(bounds && { bounds }),
-            };
-          }),
-        };
-      }),
+      rules: [
+        ...policy.rules.map((rule): EffectiveRule => {
+          const changed = change?.rules[rule.name] ?? {};
+          return {
+            name: rule.name,
+            algorithm: rule.algorithm,
+            source: 'plan',
+            candidate: rule.candidate,
+            replaces: rule.replaces,
+            params: Object.entries(rule.params).map(([name, value]) => {
+              const bounds = rule.tenantBounds?.[name];
+              return {
+                name,
+                ...(name in changed
+                  ? { value: changed[name], source: 'tenant' as const }
+                  : { value, source: 'plan' as const }),
+                ...(bounds && { bounds }),
+              };
+            }),
+          };
+        }),
+        // the tenant's candidates, each within the bounds of the rule it replaces
+        ...(change?.candidates ?? []).map((candidate) => {
+          const rule = tenantRule(candidate);
+          const bounds = policy.rules.find((r) => r.name === candidate.replaces)?.tenantBounds;
+          return {
+            ...rule,
+            params: rule.params.map((param) => ({
+              ...param,
+              ...(bounds?.[param.name] && { bounds: bounds[param.name] }),
+            })),
+          };
+        }),
+      ],
       overrides: overridesOf(policy.id),
     };
   });
@@ -140,20 +162,25 @@ export function effectivePolicies(state: TenantState): EffectivePolicy[] {
     ...settingsOf(policy),
     source: 'tenant',
     changed: false,
-    rules: policy.rules.map((rule) => ({
-      name: rule.name,
-      algorithm: rule.algorithm,
-      candidate: rule.candidate,
-      replaces: rule.replaces,
-      params: Object.entries(rule.params).map(([name, value]) => ({
-        name,
-        value,
-        source: 'tenant' as const,
-      })),
-    })),
+    rules: policy.rules.map(tenantRule),
     overrides: overridesOf(policy.id),
   }));
   return [...fromPlan, ...own];
+}
+
+function tenantRule(rule: RuleRow): EffectiveRule {
+  return {
+    name: rule.name,
+    algorithm: rule.algorithm,
+    source: 'tenant',
+    candidate: rule.candidate,
+    replaces: rule.replaces,
+    params: Object.entries(rule.params).map(([name, value]) => ({
+      name,
+      value,
+      source: 'tenant' as const,
+    })),
+  };
 }
 
 function settingsOf(policy: PolicyRow) {

@@ -12,6 +12,7 @@ import {
   overrideBoundsIssues,
   type LocatedIssue,
 } from '../policy-config/compile-state';
+import { changeCandidateIssues, completeCandidate } from '../policy-config/change-candidates';
 import { changeField, policyField, policyIssues } from '../policy-config/field-paths';
 import {
   applyPolicyDocument,
@@ -219,15 +220,13 @@ export class PolicyService {
       const meaningful = Object.fromEntries(
         Object.entries(rules).filter(([, params]) => Object.keys(params).length > 0),
       );
-      if (Object.keys(meaningful).length === 0) {
-        if (existing) await tx.policy.delete({ where: { id: existing.id } });
-      } else {
-        await this.states.putChange(tx, input.tenantId, base, {
-          id: existing?.id ?? newId('policy'),
-          basePolicyId: base.id,
-          rules: meaningful,
-        });
-      }
+      // the tenant's candidates for the policy, if any, stay as they are
+      await this.states.putOrDropChange(tx, input.tenantId, base, {
+        id: existing?.id ?? newId('policy'),
+        basePolicyId: base.id,
+        rules: meaningful,
+        candidates: existing?.candidates ?? [],
+      });
       await this.audit.record(tx, actor, {
         action: 'policy_change.put',
         entityType: 'Policy',
@@ -368,6 +367,12 @@ export class PolicyService {
             [`document.changes.${index}.rules`, rule, param].filter(Boolean).join('.'),
           ),
         );
+        const base = after.planPolicies.find((p) => p.id === change.basePolicyId);
+        if (base) {
+          const at = `document.changes.${index}.candidateRules`;
+          change.candidates = change.candidates.map((c) => completeCandidate(base, c));
+          issues.push(...changeCandidateIssues(base, change.candidates, at));
+        }
       });
       // operators may set overrides beyond the plan's bounds; tenant admins may not
       if (!isOperator(user)) {
@@ -457,6 +462,11 @@ function documentField(
   const base = state.planPolicies.find((p) => p.id === issue.policyId);
   const change = base && document.changes.findIndex((c) => c.policy === base.name);
   if (change !== undefined && change !== -1 && issue.rule !== undefined) {
+    const candidates = document.changes[change]?.candidateRules ?? [];
+    const candidate = candidates.findIndex((c) => c.name === issue.rule);
+    if (issue.candidate && candidate !== -1) {
+      return [`document.changes.${change}.candidateRules`, candidate, ...issue.rest].join('.');
+    }
     return [`document.changes.${change}.rules`, issue.rule, ...issue.rest].join('.');
   }
   return undefined;

@@ -58,11 +58,17 @@ export class TenantStateRepository {
       ownPolicies: tenantPolicies.filter((p) => p.basePolicyId === null).map(toPolicyRow),
       changes: tenantPolicies
         .filter((p) => p.basePolicyId !== null)
-        .map((p): ChangeRow => ({
-          id: p.id,
-          basePolicyId: p.basePolicyId ?? '',
-          rules: Object.fromEntries(p.rules.map((rule) => [rule.name, asParams(rule.params)])),
-        })),
+        .map((p): ChangeRow => {
+          const { rules } = toPolicyRow(p);
+          return {
+            id: p.id,
+            basePolicyId: p.basePolicyId ?? '',
+            rules: Object.fromEntries(
+              rules.filter((rule) => !rule.candidate).map((rule) => [rule.name, rule.params]),
+            ),
+            candidates: rules.filter((rule) => rule.candidate),
+          };
+        }),
       overrides: overrides.map((o): OverrideRow => ({
         id: o.id,
         policyId: o.policyId,
@@ -123,17 +129,18 @@ export class TenantStateRepository {
     await this.putRules(tx, policy.id, policy.rules);
   }
 
-  /** A change row carries the template's name and, per changed rule, the changed parameters. */
+  /**
+   * A change row carries the template's name and, per changed rule, the changed parameters (as a
+   * rule row of the template rule's name), then the tenant's candidate rules as they are.
+   */
   async putChange(tx: Db, tenantId: string, base: PolicyRow, change: ChangeRow): Promise<void> {
     await tx.policy.upsert({
       where: { id: change.id },
       create: { id: change.id, tenantId, name: base.name, basePolicyId: base.id },
       update: { name: base.name },
     });
-    await this.putRules(
-      tx,
-      change.id,
-      Object.entries(change.rules).map(([name, params]) => ({
+    await this.putRules(tx, change.id, [
+      ...Object.entries(change.rules).map(([name, params]) => ({
         name,
         algorithm: base.rules.find((rule) => rule.name === name)?.algorithm ?? 'token_bucket',
         params,
@@ -141,7 +148,22 @@ export class TenantStateRepository {
         replaces: null,
         tenantBounds: null,
       })),
-    );
+      ...change.candidates,
+    ]);
+  }
+
+  /** Stores `change`, or removes its row once it neither changes a value nor holds a candidate. */
+  async putOrDropChange(
+    tx: Db,
+    tenantId: string,
+    base: PolicyRow,
+    change: ChangeRow,
+  ): Promise<void> {
+    if (Object.keys(change.rules).length > 0 || change.candidates.length > 0) {
+      await this.putChange(tx, tenantId, base, change);
+    } else {
+      await tx.policy.deleteMany({ where: { id: change.id, tenantId } });
+    }
   }
 
   async putOverride(tx: Db, tenantId: string, override: OverrideRow): Promise<void> {

@@ -14,6 +14,7 @@ import { AppError } from '../graphql/app-error';
 import { parseInput } from '../graphql/input';
 import { type Connection, pageQuery, toConnection } from '../graphql/pagination';
 import { OutboxService } from '../outbox/outbox.service';
+import { fitChangeCandidates } from '../policy-config/change-candidates';
 import { fitChange, fitOverride } from '../policy-config/fit';
 import { TenantChanges } from '../publish/tenant-changes.service';
 import { PolicyVersionsService } from '../publish/policy-versions.service';
@@ -207,15 +208,17 @@ export class TenantService {
       const old = oldPlan.get(change.basePolicyId);
       const target = old && targets.get(old.name);
       const kept = target ? fitChange(change.rules, target) : {};
-      if (!target || Object.keys(kept).length === 0) {
+      const candidates = target ? fitChangeCandidates(target, change.candidates) : [];
+      if (!target || (Object.keys(kept).length === 0 && candidates.length === 0)) {
         await tx.policy.delete({ where: { id: change.id } });
         moved[`changes.${old?.name ?? change.id}`] = 'removed';
       } else {
         await tx.policy.update({ where: { id: change.id }, data: { basePolicyId: target.id } });
-        await this.states.putChange(tx, tenantId, target, { ...change, rules: kept });
-        moved[`changes.${target.name}`] = isDeepStrictEqual(kept, change.rules)
-          ? 'kept'
-          : 'trimmed';
+        await this.states.putChange(tx, tenantId, target, { ...change, rules: kept, candidates });
+        moved[`changes.${target.name}`] =
+          isDeepStrictEqual(kept, change.rules) && candidates.length === change.candidates.length
+            ? 'kept'
+            : 'trimmed';
       }
     }
     for (const override of state.overrides) {

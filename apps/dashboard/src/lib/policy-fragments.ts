@@ -43,6 +43,7 @@ export const EffectiveRuleFieldsFragment = graphql(`
   fragment EffectiveRuleFields on EffectiveRule {
     name
     algorithm
+    source
     candidate
     replaces
     params {

@@ -15,6 +15,21 @@ export class TryCandidateRulesInput {
   candidateRules!: RuleInput[];
 }
 
+@InputType()
+export class TryPlanPolicyCandidatesInput {
+  @Field(() => ID)
+  tenantId!: string;
+
+  @Field({ description: "The name of one of the tenant's plan's policies." })
+  policy!: string;
+
+  @Field(() => [RuleInput], {
+    description:
+      "The tenant's proposal, in place of its candidates for the policy: each `replaces` one of the policy's rules, with its algorithm, and differs from the plan's values only in parameters the plan lets the tenant change, within their bounds (parameters left out take the plan's values).",
+  })
+  candidateRules!: RuleInput[];
+}
+
 @ObjectType()
 export class CandidateRulesPayload {
   @Field(() => Policy, { description: 'The policy (a template: the plan’s) as it now is.' })

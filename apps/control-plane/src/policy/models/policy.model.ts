@@ -147,6 +147,12 @@ export class EffectiveRule {
   @Field(() => AlgorithmEnum)
   algorithm!: AnyAlgorithm;
 
+  @Field(() => ValueSourceEnum, {
+    description:
+      "PLAN: a rule (or candidate) of the plan's template, the operators'; TENANT: a rule of the tenant's own policy, or the tenant's candidate for a plan policy (tryPlanPolicyCandidates).",
+  })
+  source!: 'plan' | 'tenant';
+
   @Field()
   candidate!: boolean;
 
@@ -232,6 +238,7 @@ export function effectivePolicyModel(policy: EffectivePolicyData): EffectivePoli
     rules: policy.rules.map((rule) => ({
       name: rule.name,
       algorithm: rule.algorithm,
+      source: rule.source,
       candidate: rule.candidate,
       replaces: rule.replaces,
       params: rule.params.map((param) => ({

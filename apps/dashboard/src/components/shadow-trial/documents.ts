@@ -40,6 +40,44 @@ export const DiscardCandidateRulesDocument = graphql(`
   }
 `);
 
+/** A tenant's candidates for one of its plan's policies, for its checks alone. */
+export const PlanPolicyCandidatesResultFragment = graphql(`
+  fragment PlanPolicyCandidatesResult on EffectivePolicyPayload {
+    version
+    policy {
+      id
+      name
+    }
+    countersReset {
+      ...CounterResetFields
+    }
+  }
+`);
+
+export const TryPlanPolicyCandidatesDocument = graphql(`
+  mutation TryPlanPolicyCandidates($input: TryPlanPolicyCandidatesInput!) {
+    tryPlanPolicyCandidates(input: $input) {
+      ...PlanPolicyCandidatesResult
+    }
+  }
+`);
+
+export const ApplyPlanPolicyCandidatesDocument = graphql(`
+  mutation ApplyPlanPolicyCandidates($tenantId: ID!, $policy: String!) {
+    applyPlanPolicyCandidates(tenantId: $tenantId, policy: $policy) {
+      ...PlanPolicyCandidatesResult
+    }
+  }
+`);
+
+export const DiscardPlanPolicyCandidatesDocument = graphql(`
+  mutation DiscardPlanPolicyCandidates($tenantId: ID!, $policy: String!) {
+    discardPlanPolicyCandidates(tenantId: $tenantId, policy: $policy) {
+      ...PlanPolicyCandidatesResult
+    }
+  }
+`);
+
 export const EstimateRulesDocument = graphql(`
   query EstimateRules($input: EstimateRulesInput!) {
     estimateRules(input: $input) {

@@ -5,7 +5,12 @@ import { useState } from 'react';
 import { useMutation } from 'urql';
 import type { CounterResetView } from '@/components/counters-reset-list';
 import { apiError } from '@/lib/errors';
-import { ApplyCandidateRulesDocument, DiscardCandidateRulesDocument } from './documents';
+import {
+  ApplyCandidateRulesDocument,
+  ApplyPlanPolicyCandidatesDocument,
+  DiscardCandidateRulesDocument,
+  DiscardPlanPolicyCandidatesDocument,
+} from './documents';
 import { CANDIDATES_CHANGE } from './try-in-shadow-modal';
 
 /** A policy's rule, as far as the confirmation needs it. */
@@ -14,6 +19,8 @@ interface SettledRule {
   candidate: boolean;
   /** Candidates: the live rule it proposes new values for; null: a new rule. */
   replaces?: string | null;
+  /** TENANT on a plan's policy: the tenant's own candidate. */
+  source?: string;
 }
 
 /** What applying or discarding did (the API's `CandidateRulesPayload`), and its words. */
@@ -26,13 +33,15 @@ export interface CandidatesSettled {
 
 /**
  * Applies a policy's candidate rules (each into the rule it replaces, or as a new rule) or
- * discards them, in one step, after saying what that does.
+ * discards them, in one step, after saying what that does. With `tenantChange`, the tenant's own
+ * candidates for a plan's policy: applied, they become its values of the plan's rules.
  */
 export function SettleCandidatesModal<Rule extends SettledRule>({
   action,
   policy,
   read,
   template = false,
+  tenantChange,
   onClose,
   onSettled,
 }: {
@@ -41,33 +50,64 @@ export function SettleCandidatesModal<Rule extends SettledRule>({
   /** A rule's values in words. */
   read: (rule: Rule) => string;
   template?: boolean;
+  /** The tenant whose candidates for this plan's policy are settled. */
+  tenantChange?: string;
   onClose: () => void;
   onSettled: (settled: CandidatesSettled) => void;
 }) {
   const [apply, applyRules] = useMutation(ApplyCandidateRulesDocument);
   const [discard, discardRules] = useMutation(DiscardCandidateRulesDocument);
+  const [applyChange, applyChangeRules] = useMutation(ApplyPlanPolicyCandidatesDocument);
+  const [discardChange, discardChangeRules] = useMutation(DiscardPlanPolicyCandidatesDocument);
   const [failure, setFailure] = useState<string>();
   const applying = action === 'apply';
-  const candidates = policy.rules.filter((rule) => rule.candidate);
+  const candidates = policy.rules.filter(
+    (rule) => rule.candidate && (tenantChange === undefined || rule.source === 'TENANT'),
+  );
   const everyone = template ? ' for every tenant on the plan' : '';
 
-  const confirm = async () => {
-    setFailure(undefined);
+  const settle = async () => {
+    if (tenantChange !== undefined) {
+      const variables = { tenantId: tenantChange, policy: policy.name };
+      const result = applying
+        ? await applyChangeRules(variables, CANDIDATES_CHANGE).then((r) => ({
+            error: r.error,
+            payload: r.data?.applyPlanPolicyCandidates,
+          }))
+        : await discardChangeRules(variables, CANDIDATES_CHANGE).then((r) => ({
+            error: r.error,
+            payload: r.data?.discardPlanPolicyCandidates,
+          }));
+      // one tenant's change: its own new version, nothing of another tenant's trimmed
+      const payload = result.payload && {
+        countersReset: result.payload.countersReset,
+        tenantsRepublished: 1,
+        tenantsTrimmed: 0,
+      };
+      return { error: result.error, payload };
+    }
     const variables = { policyId: policy.id };
-    const result = applying
-      ? await applyRules(variables, CANDIDATES_CHANGE).then((r) => ({
+    return applying
+      ? applyRules(variables, CANDIDATES_CHANGE).then((r) => ({
           error: r.error,
           payload: r.data?.applyCandidateRules,
         }))
-      : await discardRules(variables, CANDIDATES_CHANGE).then((r) => ({
+      : discardRules(variables, CANDIDATES_CHANGE).then((r) => ({
           error: r.error,
           payload: r.data?.discardCandidateRules,
         }));
+  };
+
+  const confirm = async () => {
+    setFailure(undefined);
+    const result = await settle();
     if (result.error) return setFailure(apiError(result.error).message);
     if (!result.payload) return;
     onSettled({
       message: applying
-        ? `The candidates of ${policy.name} are live.`
+        ? tenantChange !== undefined
+          ? `Your candidates for ${policy.name} are now your values of it.`
+          : `The candidates of ${policy.name} are live.`
         : `The candidates of ${policy.name} are discarded.`,
       ...result.payload,
     });
@@ -92,7 +132,9 @@ export function SettleCandidatesModal<Rule extends SettledRule>({
         )}
         <Text size="sm">
           {applying
-            ? `These become live rules${everyone}, in a new version:`
+            ? tenantChange !== undefined
+              ? `These become your values of the plan’s rules, in a new version:`
+              : `These become live rules${everyone}, in a new version:`
             : `These stop running in shadow${everyone}; the live rules stay as they are:`}
         </Text>
         <List size="sm" spacing={4}>
@@ -129,7 +171,9 @@ export function SettleCandidatesModal<Rule extends SettledRule>({
           </Button>
           <Button
             color={applying ? undefined : 'red'}
-            loading={apply.fetching || discard.fetching}
+            loading={
+              apply.fetching || discard.fetching || applyChange.fetching || discardChange.fetching
+            }
             onClick={() => void confirm()}
           >
             {applying ? 'Apply them' : 'Discard them'}

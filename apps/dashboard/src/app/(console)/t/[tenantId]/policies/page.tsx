@@ -39,7 +39,7 @@ import { useTrialTotals } from './_hooks/use-trial-totals';
 type Dialog =
   | { kind: 'create' }
   | {
-      kind: 'change' | 'reset' | 'edit' | 'delete' | 'try' | 'apply' | 'discard';
+      kind: 'change' | 'reset' | 'edit' | 'delete' | 'try' | 'try-plan' | 'apply' | 'discard';
       policy: EffectivePolicyView;
     };
 
@@ -86,9 +86,14 @@ export default function PoliciesPage() {
 
   const tried = dialog?.kind === 'try' ? stored(dialog.policy) : undefined;
 
-  /** A plan's candidates are the operators' to settle (for every tenant on the plan). */
+  /** The tenant's candidates for a plan's policy, which its writers settle. */
+  const tenantCandidates = (policy: EffectivePolicyView) =>
+    policy.source === 'PLAN' &&
+    policy.rules.some((rule) => rule.candidate && rule.source === 'TENANT');
+
+  /** A template's own candidates are the operators' to settle (for every tenant on the plan). */
   const maySettle = (policy: EffectivePolicyView) =>
-    policy.source === 'TENANT' ? writer : session.isOperator;
+    policy.source === 'TENANT' || tenantCandidates(policy) ? writer : session.isOperator;
 
   const trialOf = (policy: EffectivePolicyView) => (
     <ShadowTrial
@@ -153,6 +158,9 @@ export default function PoliciesPage() {
             Back to the plan’s values<VisuallyHidden> of {policy.name}</VisuallyHidden>
           </Button>
         )}
+        <Button variant="light" size="xs" onClick={() => setDialog({ kind: 'try-plan', policy })}>
+          Try in shadow<VisuallyHidden> {policy.name}</VisuallyHidden>
+        </Button>
         <Button size="xs" onClick={() => setDialog({ kind: 'change', policy })}>
           Change values<VisuallyHidden> of {policy.name}</VisuallyHidden>
         </Button>
@@ -220,10 +228,11 @@ export default function PoliciesPage() {
           )}
         </QueryState>
       </Stack>
-      {dialog?.kind === 'change' && (
+      {(dialog?.kind === 'change' || dialog?.kind === 'try-plan') && (
         <ChangePlanPolicyModal
           tenantId={tenantId}
           policy={dialog.policy}
+          purpose={dialog.kind === 'try-plan' ? 'try' : 'change'}
           onClose={() => setDialog(undefined)}
           onSaved={saved}
         />
@@ -258,7 +267,8 @@ export default function PoliciesPage() {
         <SettleCandidatesModal
           action={dialog.kind}
           policy={dialog.policy}
-          template={dialog.policy.source === 'PLAN'}
+          template={dialog.policy.source === 'PLAN' && !tenantCandidates(dialog.policy)}
+          tenantChange={tenantCandidates(dialog.policy) ? tenantId : undefined}
           read={describeRule}
           onClose={() => setDialog(undefined)}
           onSettled={saved}

@@ -15,11 +15,15 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import type { CounterResetView } from '@/components/counters-reset-list';
+import { TryPlanPolicyCandidatesDocument } from '@/components/shadow-trial/documents';
+import { ProposalEstimate } from '@/components/shadow-trial/proposal-estimate';
+import { CANDIDATES_CHANGE } from '@/components/shadow-trial/try-in-shadow-modal';
 import { apiError } from '@/lib/errors';
 import { DurationInput } from '@/components/policy-editor/duration-input';
 import type { AfreshRule } from '@/components/policy-editor/policy-draft';
 import { ALGORITHM_LABELS, formatParam, paramUnit } from '@/lib/rules';
 import { ChangePlanPolicyDocument } from './documents';
+import { candidateInputs, initialTryValues, ruleInputOf } from './plan-candidates';
 import {
   changeErrors,
   changeInputs,
@@ -56,28 +60,73 @@ function fieldHint(rule: ChangeableRule, param: ChangeableParam): string {
 /**
  * Changes the values of a plan's template that the plan opens to the tenant, within the plan's
  * bounds (checked here, and by the API). A change of window is confirmed first: its rule's
- * counters start afresh.
+ * counters start afresh. To `try` them instead, the values run in shadow as the tenant's
+ * candidates (on their own counters, never denying), estimated against the heaviest identifiers
+ * first.
  */
 export function ChangePlanPolicyModal({
   tenantId,
   policy,
+  purpose = 'change',
   onClose,
   onSaved,
 }: {
   tenantId: string;
   policy: EffectivePolicyView;
+  purpose?: 'change' | 'try';
   onClose: () => void;
   onSaved: (saved: PolicySaved) => void;
 }) {
+  const trying = purpose === 'try';
   const rules = changeableRules(policy.rules);
-  const [{ fetching }, change] = useMutation(ChangePlanPolicyDocument);
+  const [changing, change] = useMutation(ChangePlanPolicyDocument);
+  const [tryingOut, tryCandidates] = useMutation(TryPlanPolicyCandidatesDocument);
+  const fetching = changing.fetching || tryingOut.fetching;
   const [failure, setFailure] = useState<string[]>([]);
   const [confirming, setConfirming] = useState<AfreshRule[]>();
   const form = useForm<{ rules: ChangeValues }>({
-    initialValues: { rules: initialChangeValues(rules) },
+    initialValues: {
+      rules: trying
+        ? initialTryValues(rules, policy.rules, initialChangeValues(rules))
+        : initialChangeValues(rules),
+    },
     validate: (values) => changeProblems(rules, values.rules),
     validateInputOnChange: true,
   });
+
+  const showFailure = (fields: Record<string, string>, general: string[], message: string) => {
+    form.setErrors(fields);
+    const onFields = Object.keys(fields).length > 0;
+    setFailure(
+      general.length > 0 ? general : [onFields ? 'Check the fields marked below.' : message],
+    );
+  };
+
+  const runInShadow = async () => {
+    setFailure([]);
+    const candidateRules = candidateInputs(rules, policy.rules, form.values.rules);
+    if (candidateRules.length === 0) {
+      setFailure([
+        'Nothing to try: these are the values your checks use now. Change a value first.',
+      ]);
+      return;
+    }
+    const result = await tryCandidates(
+      { input: { tenantId, policy: policy.name, candidateRules } },
+      CANDIDATES_CHANGE,
+    );
+    if (result.error) {
+      const { issues, message } = apiError(result.error);
+      const sent = candidateRules.map((c) => ({ name: c.replaces ?? c.name }));
+      const { fields, general } = changeErrors(issues, sent, 'candidateRules');
+      showFailure(fields, general, message);
+      return;
+    }
+    onSaved({
+      message: `${candidateRules.map((c) => c.name).join(', ')} run in shadow on ${policy.name}, for your checks only.`,
+      countersReset: result.data?.tryPlanPolicyCandidates.countersReset ?? [],
+    });
+  };
 
   const save = async () => {
     setFailure([]);
@@ -89,11 +138,7 @@ export function ChangePlanPolicyModal({
     if (result.error) {
       const { issues, message } = apiError(result.error);
       const { fields, general } = changeErrors(issues, inputs);
-      form.setErrors(fields);
-      const onFields = Object.keys(fields).length > 0;
-      setFailure(
-        general.length > 0 ? general : [onFields ? 'Check the fields marked below.' : message],
-      );
+      showFailure(fields, general, message);
       return;
     }
     onSaved({
@@ -106,6 +151,7 @@ export function ChangePlanPolicyModal({
   };
 
   const submit = form.onSubmit(() => {
+    if (trying) return void runInShadow();
     const inputs = changeInputs(rules, form.values.rules);
     if (inputs.length === 0 && !policy.changed) {
       setFailure(['Nothing to save: these are the plan’s values. Change a value first.']);
@@ -121,7 +167,7 @@ export function ChangePlanPolicyModal({
       opened
       onClose={onClose}
       closeButtonProps={{ 'aria-label': 'Close' }}
-      title={`Change ${policy.name}`}
+      title={trying ? `Try new values for ${policy.name} in shadow` : `Change ${policy.name}`}
       size="lg"
     >
       {confirming ? (
@@ -140,11 +186,16 @@ export function ChangePlanPolicyModal({
         <form onSubmit={submit} noValidate>
           <Stack>
             <Text size="sm" c="dimmed">
-              {policy.name} comes from your plan, which lets you choose these values within its
-              range. The rest stays the plan’s.
+              {trying
+                ? `${policy.name} comes from your plan. Values you try run in shadow beside the plan’s rules, for your checks only, on their own counters and never denying: you see what they would have denied, then apply or discard them.`
+                : `${policy.name} comes from your plan, which lets you choose these values within its range. The rest stays the plan’s.`}
             </Text>
             {failure.length > 0 && (
-              <Alert color="red" role="alert" title="The change was not saved">
+              <Alert
+                color="red"
+                role="alert"
+                title={trying ? 'The proposal was not saved' : 'The change was not saved'}
+              >
                 {failure.map((message) => (
                   <Text key={message} size="sm">
                     {message}
@@ -154,10 +205,8 @@ export function ChangePlanPolicyModal({
             )}
             {rules.map((rule) => (
               <Fieldset
-                key={`${rule.name}/${rule.candidate}`}
-                legend={`Rule ${rule.name} · ${ALGORITHM_LABELS[rule.algorithm]}${
-                  rule.candidate ? ' (candidate)' : ''
-                }`}
+                key={rule.name}
+                legend={`Rule ${rule.name} · ${ALGORITHM_LABELS[rule.algorithm]}`}
               >
                 <SimpleGrid cols={{ base: 1, xs: 2 }}>
                   {rule.params.map((param) => {
@@ -193,12 +242,24 @@ export function ChangePlanPolicyModal({
                 </SimpleGrid>
               </Fieldset>
             ))}
+            {trying && (
+              <ProposalEstimate
+                tenantId={tenantId}
+                policy={policy.name}
+                live={policy.rules.filter((rule) => !rule.candidate).map(ruleInputOf)}
+                proposed={
+                  Object.keys(changeProblems(rules, form.values.rules)).length === 0
+                    ? candidateInputs(rules, policy.rules, form.values.rules)
+                    : undefined
+                }
+              />
+            )}
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
                 Cancel
               </Button>
               <Button type="submit" loading={fetching}>
-                Save the values
+                {trying ? 'Run in shadow' : 'Save the values'}
               </Button>
             </Group>
           </Stack>

@@ -7,21 +7,8 @@ import {
   initialChangeValues,
   windowChanges,
 } from './plan-change';
+import { param } from './param-view.fixture';
 import type { ParamView, RuleView } from './policy-reading';
-
-const param = (
-  name: string,
-  value: number,
-  bounds?: { min?: number; max?: number },
-  source: ParamView['source'] = 'PLAN',
-): ParamView => ({
-  name,
-  value,
-  source,
-  changeable: bounds !== undefined,
-  min: bounds?.min ?? null,
-  max: bounds?.max ?? null,
-});
 
 // the demo's free plan: burst's capacity opened 1..50, daily's window opened for this test
 const burst: RuleView = {

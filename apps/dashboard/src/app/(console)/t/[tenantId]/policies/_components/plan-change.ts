@@ -33,12 +33,13 @@ export interface ChangeableRule {
 }
 
 /**
- * The rules of a plan template with the parameters the plan opens to the tenant (`changeable`),
- * in the algorithm's order; rules with none are left out. A calendar is not a number: the API
- * takes no tenant change of it.
+ * The live rules of a plan template with the parameters the plan opens to the tenant
+ * (`changeable`), in the algorithm's order; rules with none are left out. A calendar is not a
+ * number: the API takes no tenant change of it.
  */
 export function changeableRules(rules: readonly RuleView[]): ChangeableRule[] {
   return rules.flatMap((rule) => {
+    if (rule.candidate) return [];
     const params = ALGORITHM_PARAMS[rule.algorithm].flatMap((spec): ChangeableParam[] => {
       const param = rule.params.find((p) => p.name === spec.name);
       if (!param?.changeable) return [];
@@ -165,12 +166,14 @@ export function windowChanges(
 export function changeErrors(
   issues: readonly FieldIssue[],
   sent: readonly RuleChangeInput[],
+  /** The input's list the issues name: `rules`, or the `candidateRules` tried in shadow. */
+  list: 'rules' | 'candidateRules' = 'rules',
 ): { fields: Record<string, string>; general: string[] } {
   const fields: Record<string, string> = {};
   const general: string[] = [];
   for (const [path, message] of Object.entries(formErrors(issues))) {
     const [head, index, param] = path.split('.');
-    const rule = head === 'rules' && index !== undefined ? sent[Number(index)]?.name : undefined;
+    const rule = head === list && index !== undefined ? sent[Number(index)]?.name : undefined;
     if (rule !== undefined && param !== undefined) fields[`rules.${rule}.${param}`] = message;
     else general.push(rule ? `${rule}: ${message}` : `${path}: ${message}`);
   }

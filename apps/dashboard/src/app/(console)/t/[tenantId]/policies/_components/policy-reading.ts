@@ -22,13 +22,15 @@ export interface ParamView {
 export interface RuleView {
   name: string;
   algorithm: Algorithm;
+  /** TENANT on a plan's policy: the tenant's own candidate (tryPlanPolicyCandidates). */
+  source?: ValueSource;
   candidate: boolean;
   /** Candidate rules: the live rule this one proposes new values for. */
   replaces?: string | null;
   params: readonly ParamView[];
 }
 
-const isParamName = (algorithm: Algorithm, name: string): name is ParamName =>
+export const isParamName = (algorithm: Algorithm, name: string): name is ParamName =>
   ALGORITHM_PARAMS[algorithm].some((spec) => spec.name === name);
 
 /** A parameter's name for people: the algorithm's label ("Window" for a calendar too). */
