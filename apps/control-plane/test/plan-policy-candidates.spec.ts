@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CREATE_PLAN,
+  CREATE_PLAN_POLICY,
   dataPlane,
   eventually,
   gql,
@@ -7,6 +9,7 @@ import {
   operator,
   planWithApi,
   serviceKey,
+  slug,
   tenantOn,
 } from './support/policies';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -59,6 +62,27 @@ const IMPORT = /* GraphQL */ `
   }
 `;
 
+const EFFECTIVE = `query ($t: ID!) { effectivePolicies(tenantId: $t) { id name changed rules { name candidate source replaces params { name value source } } } }`;
+const UPDATE_TEMPLATE = `mutation ($id: ID!, $i: PolicySettingsInput!) {
+  updatePlanPolicy(id: $id, input: $i) { tenantsTrimmed }
+}`;
+/** The template `api` of `planWithApi`, its burst's capacity open up to `max`. */
+const template = (max: number, burstValues: Record<string, number> = {}) => ({
+  name: 'api',
+  redisTimeoutMs: 1000,
+  rules: [
+    {
+      name: 'burst',
+      algorithm: 'TOKEN_BUCKET',
+      capacity: 5,
+      refillPerSecond: 0.001,
+      ...burstValues,
+      tenantBounds: [{ param: 'capacity', min: 1, max }],
+    },
+    { name: 'daily', algorithm: 'FIXED_WINDOW', limit: 1000, windowMs: 86_400_000 },
+  ],
+});
+
 interface Rule {
   name: string;
   source: 'PLAN' | 'TENANT';
@@ -98,6 +122,14 @@ afterAll(async () => {
   await app?.close();
 });
 
+async function effectivePolicy(token: string, tenantId: string, name: string) {
+  const { effectivePolicies } = await gql<{
+    effectivePolicies: (Payload['policy'] & { name: string })[];
+  }>(app, token, EFFECTIVE, { t: tenantId });
+  return effectivePolicies.find((policy) => policy.name === name);
+}
+const effectiveApi = (token: string, tenantId: string) => effectivePolicy(token, tenantId, 'api');
+
 async function tenant(plan = planId) {
   const tenantId = await tenantOn(app, op, plan);
   return {
@@ -120,8 +152,13 @@ describe("a tenant's candidates for a plan policy", () => {
       ['daily', 'PLAN', false, null],
       ['burst-next', 'TENANT', true, 'burst'],
     ]);
-    // the parameters left out take the plan's values
-    expect(valueOf(rules[2], 'refillPerSecond')?.value).toBe(0.001);
+    // the value it proposes is the tenant's; the one left out is the plan's
+    expect(valueOf(rules[2], 'capacity')).toEqual({ name: 'capacity', value: 2, source: 'TENANT' });
+    expect(valueOf(rules[2], 'refillPerSecond')).toEqual({
+      name: 'refillPerSecond',
+      value: 0.001,
+      source: 'PLAN',
+    });
     expect(tried.tryPlanPolicyCandidates.policy.changed).toBe(false);
 
     // the third check is allowed by the plan's 5 and would have been denied by the proposed 2
@@ -194,16 +231,9 @@ describe("a tenant's candidates for a plan policy", () => {
     });
     // back to the plan's values: the candidate stays
     await gql(app, a.admin, CHANGE, { i: { tenantId: a.tenantId, policy: 'api', rules: [] } });
-    const { effectivePolicies } = await gql<{ effectivePolicies: Payload['policy'][] }>(
-      app,
-      a.admin,
-      `query ($t: ID!) { effectivePolicies(tenantId: $t) { id changed rules { name candidate source replaces params { name value source } } } }`,
-      { t: a.tenantId },
-    );
-    expect(effectivePolicies[0]?.changed).toBe(false);
-    expect(effectivePolicies[0]?.rules.filter((r) => r.candidate).map((r) => r.name)).toEqual([
-      'burst-next',
-    ]);
+    const api = await effectiveApi(a.admin, a.tenantId);
+    expect(api?.changed).toBe(false);
+    expect(api?.rules.filter((r) => r.candidate).map((r) => r.name)).toEqual(['burst-next']);
 
     await gql(app, a.admin, CHANGE, {
       i: { tenantId: a.tenantId, policy: 'api', rules: [{ name: 'burst', capacity: 7 }] },
@@ -306,13 +336,8 @@ describe("a tenant's candidates for a plan policy", () => {
         policy: 'api',
         rules: {},
         candidateRules: [
-          {
-            name: 'burst-next',
-            algorithm: 'token_bucket',
-            capacity: 3,
-            refillPerSecond: 0.001,
-            replaces: 'burst',
-          },
+          // the values it proposes, as a change's
+          { name: 'burst-next', algorithm: 'token_bucket', capacity: 3, replaces: 'burst' },
         ],
       },
     ]);
@@ -347,26 +372,8 @@ describe("a tenant's candidates for a plan policy", () => {
     const { updatePlanPolicy } = await gql<{ updatePlanPolicy: { tenantsTrimmed: number } }>(
       app,
       op,
-      `mutation ($id: ID!, $i: PolicySettingsInput!) {
-        updatePlanPolicy(id: $id, input: $i) { tenantsTrimmed }
-      }`,
-      {
-        id: own.policyId,
-        i: {
-          name: 'api',
-          redisTimeoutMs: 1000,
-          rules: [
-            {
-              name: 'burst',
-              algorithm: 'TOKEN_BUCKET',
-              capacity: 5,
-              refillPerSecond: 0.001,
-              tenantBounds: [{ param: 'capacity', min: 1, max: 20 }],
-            },
-            { name: 'daily', algorithm: 'FIXED_WINDOW', limit: 1000, windowMs: 86_400_000 },
-          ],
-        },
-      },
+      UPDATE_TEMPLATE,
+      { id: own.policyId, i: template(20) },
     );
     expect(updatePlanPolicy.tenantsTrimmed).toBe(1);
     // nothing of the change is left
@@ -379,5 +386,92 @@ describe("a tenant's candidates for a plan policy", () => {
       before: { candidateRules: [expect.objectContaining({ name: 'burst-next' })] },
       after: { rules: {}, candidateRules: [] },
     });
+  });
+  it("follow an operator's edit of the values they do not propose, as the tenant's values do", async () => {
+    const own = await planWithApi(app, op, 5);
+    const a = await tenant(own.planId);
+    await gql(app, a.admin, TRY, {
+      i: { tenantId: a.tenantId, policy: 'api', candidateRules: [burst(3)] },
+    });
+    const { updatePlanPolicy } = await gql<{ updatePlanPolicy: { tenantsTrimmed: number } }>(
+      app,
+      op,
+      UPDATE_TEMPLATE,
+      { id: own.policyId, i: template(20, { refillPerSecond: 0.5 }) },
+    );
+    expect(updatePlanPolicy.tenantsTrimmed).toBe(0);
+    const policy = await effectiveApi(a.admin, a.tenantId);
+    const candidate = policy?.rules.find((r) => r.candidate);
+    expect(candidate?.name).toBe('burst-next');
+    expect(valueOf(candidate, 'capacity')?.value).toBe(3);
+    expect(valueOf(candidate, 'refillPerSecond')).toEqual({
+      name: 'refillPerSecond',
+      value: 0.5,
+      source: 'PLAN',
+    });
+  });
+
+  it('fit in one composite call with the template’s own rules and candidates', async () => {
+    // 17 rules, each of whose capacity the plan opens: 15 candidates fill the 32 a call decides
+    const rules = Array.from({ length: 17 }, (_, i) => ({
+      name: `r${i}`,
+      algorithm: 'TOKEN_BUCKET',
+      capacity: 5,
+      refillPerSecond: 1,
+      tenantBounds: [{ param: 'capacity', min: 1, max: 50 }],
+    }));
+    const { createPlan } = await gql<{ createPlan: { id: string } }>(app, op, CREATE_PLAN, {
+      input: { slug: slug('plan'), name: 'Wide' },
+    });
+    const { createPlanPolicy } = await gql<{ createPlanPolicy: { policy: { id: string } } }>(
+      app,
+      op,
+      CREATE_PLAN_POLICY,
+      { planId: createPlan.id, input: { name: 'wide', redisTimeoutMs: 1000, rules } },
+    );
+    const a = await tenant(createPlan.id);
+    const proposal = (n: number) =>
+      rules.slice(0, n).map((rule) => ({
+        name: `${rule.name}-trial`,
+        replaces: rule.name,
+        algorithm: 'TOKEN_BUCKET',
+        capacity: 2,
+      }));
+    expect(
+      await gqlError(app, a.admin, TRY, {
+        i: { tenantId: a.tenantId, policy: 'wide', candidateRules: proposal(16) },
+      }),
+    ).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      issues: [
+        {
+          field: 'input.candidateRules',
+          message:
+            "the plan's policy wide has room for 15 more rules at most (32 with its own rules and candidates)",
+        },
+      ],
+    });
+    await gql(app, a.admin, TRY, {
+      i: { tenantId: a.tenantId, policy: 'wide', candidateRules: proposal(15) },
+    });
+    // an operator's candidate on the template takes one place: the tenant's last is trimmed
+    const { tryCandidateRules } = await gql<{ tryCandidateRules: { tenantsTrimmed: number } }>(
+      app,
+      op,
+      `mutation ($i: TryCandidateRulesInput!) { tryCandidateRules(input: $i) { tenantsTrimmed } }`,
+      {
+        i: {
+          policyId: createPlanPolicy.policy.id,
+          candidateRules: [{ ...rules[0], name: 'r0-next', replaces: 'r0', tenantBounds: [] }],
+        },
+      },
+    );
+    expect(tryCandidateRules.tenantsTrimmed).toBe(1);
+    const wide = await effectivePolicy(a.admin, a.tenantId, 'wide');
+    const candidates = wide?.rules.filter((r) => r.candidate) ?? [];
+    expect(candidates.map((r) => [r.name, r.source])).toEqual([
+      ['r0-next', 'PLAN'],
+      ...proposal(14).map((c) => [c.name, 'TENANT']),
+    ]);
   });
 });

@@ -481,14 +481,14 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
         () =>
           estimate
             .getByRole('row')
-            .filter({ hasText: 'burst-next' })
+            .filter({ hasText: 'burst-trial' })
             .getByRole('cell')
             .allTextContents(),
         { timeout: 30_000 },
       )
-      .toEqual(['burst-next', '0', 'burst: 0']);
+      .toEqual(['burst-trial', '0', 'burst: 0']);
     await dialog.getByRole('button', { name: 'Run in shadow' }).click();
-    await page.getByText('burst-next run in shadow on api, for your checks only.').waitFor();
+    await page.getByText('burst-trial run in shadow on api, for your checks only.').waitFor();
 
     // the data plane decides the tenant's candidate beside the plan's burst of 5: four quick
     // checks are allowed, and the proposed 2 would have denied some of them
@@ -499,7 +499,7 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
           timeout: 30_000,
         },
       )
-      .toEqual(['burst-next']);
+      .toEqual(['burst-trial']);
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await check('plan-shadow-user'));
     expect(answers.map((a) => [a.status, a.body.allowed])).toEqual(
@@ -508,11 +508,11 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
     const wouldDeny = answers.filter((a) => a.body.candidates?.[0]?.allowed === false).length;
     expect(wouldDeny).toBeGreaterThan(0);
     const trial = api.getByRole('table', { name: 'Candidates of api' });
-    const row = trial.getByRole('row').filter({ hasText: 'burst-next' });
+    const row = trial.getByRole('row').filter({ hasText: 'burst-trial' });
     await expect
       .poll(() => row.getByRole('cell').allTextContents(), { timeout: 30_000 })
       .toEqual([
-        expect.stringContaining('burst-next'),
+        expect.stringContaining('burst-trial'),
         'new values for burst',
         String(wouldDeny),
         '0',
@@ -523,7 +523,7 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
     await api.getByRole('button', { name: 'Apply candidates of api' }).click();
     const apply = page.getByRole('dialog', { name: 'Apply the candidates of api?' });
     await apply.getByText('These become your values of the plan’s rules').waitFor();
-    await apply.getByText('takes burst-next’s values: 2 at once, then 1 per second').waitFor();
+    await apply.getByText('takes burst-trial’s values: 2 at once, then 1 per second').waitFor();
     await apply.getByRole('button', { name: 'Apply them' }).click();
     await page.getByText('Your candidates for api are now your values of it.').waitFor();
     await expect.poll(() => trial.count()).toBe(0);
@@ -553,6 +553,7 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
     );
     expect(await page.getByRole('button', { name: /^Change values of/ }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Back to the plan’s values/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Try in shadow/ }).count()).toBe(0);
     await card(page, 'reports').getByText('30 in any 1 minute').waitFor();
     expect(await page.getByRole('button', { name: 'New policy' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^(Edit|Delete) reports$/ }).count()).toBe(0);
@@ -589,7 +590,7 @@ describe('the console’s policies page', { timeout: 150_000 }, () => {
       await trying
         .getByRole('table', { name: 'Against the last 15 minutes' })
         .getByRole('row')
-        .filter({ hasText: 'burst-next' })
+        .filter({ hasText: 'burst-trial' })
         .waitFor({ timeout: 30_000 });
       await expectAccessible(tracked, 'policy-plan-try');
       await screenshot(tracked, 'policy-plan-try');

@@ -94,6 +94,33 @@ const TENANT_SHOTS: Shot[] = [
     },
   },
   {
+    name: 'demo-try-in-shadow',
+    open: async (page, tenant) => {
+      await page.goto(`${tenant}/policies`);
+      await loaded(page);
+      await page.getByRole('button', { name: 'Try in shadow llm-tokens' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Try new values for llm-tokens in shadow' });
+      // a quarter of the plan's burst: the heavy assistant's minutes go over it
+      await dialog.getByRole('textbox', { name: 'Capacity' }).fill('5000');
+      await dialog
+        .getByRole('table', { name: 'Against the last 15 minutes' })
+        .getByRole('row')
+        .filter({ hasText: 'tokens-trial' })
+        .waitFor();
+      return undefined;
+    },
+  },
+  {
+    name: 'demo-playground',
+    open: async (page, tenant) => {
+      await page.goto(`${tenant}/playground?policy=api&identifier=demo-scraper-1`);
+      await page.getByRole('textbox', { name: 'Checks' }).fill('8');
+      await page.getByRole('button', { name: 'Fire 8 checks' }).click();
+      await page.getByRole('heading', { name: 'Check 8' }).waitFor();
+      return undefined;
+    },
+  },
+  {
     name: 'demo-webhook-queue',
     open: async (page, tenant) => {
       await page.goto(`${tenant}/webhooks`);

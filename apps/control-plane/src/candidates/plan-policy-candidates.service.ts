@@ -7,8 +7,8 @@ import { asJson } from '../database/json';
 import { AppError, throwIfIssues } from '../graphql/app-error';
 import {
   applyChangeCandidates,
+  candidatePatch,
   changeCandidateIssues,
-  completeCandidate,
 } from '../policy-config/change-candidates';
 import type { LocatedIssue } from '../policy-config/compile-state';
 import { changeField } from '../policy-config/field-paths';
@@ -47,7 +47,7 @@ export class PlanPolicyCandidatesService {
   ): Promise<EffectivePolicyPayload> {
     const proposed = input.candidateRules.map((rule) => toRuleRow(rule, true, false));
     return this.change(user, actor, input.tenantId, input.policy, 'try', (base, change) => {
-      const candidates = proposed.map((candidate) => completeCandidate(base, candidate));
+      const candidates = proposed.map((candidate) => candidatePatch(base, candidate));
       throwIfIssues(changeCandidateIssues(base, candidates, CANDIDATES));
       return { ...change, candidates };
     });
@@ -65,7 +65,7 @@ export class PlanPolicyCandidatesService {
           { field: 'policy', message: `the tenant has no candidate rules for ${base.name}` },
         ]);
       }
-      return applyChangeCandidates(base, change);
+      return applyChangeCandidates(change);
     });
   }
 

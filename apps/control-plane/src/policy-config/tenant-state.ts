@@ -142,16 +142,21 @@ export function effectivePolicies(state: TenantState): EffectivePolicy[] {
             }),
           };
         }),
-        // the tenant's candidates, each within the bounds of the rule it replaces
-        ...(change?.candidates ?? []).map((candidate) => {
-          const rule = tenantRule(candidate);
-          const bounds = policy.rules.find((r) => r.name === candidate.replaces)?.tenantBounds;
+        // the tenant's candidates: the rule they replace with the values they propose
+        ...(change?.candidates ?? []).map((candidate): EffectiveRule => {
+          const replaced = policy.rules.find((r) => r.name === candidate.replaces);
+          const values = { ...replaced?.params, ...candidate.params };
           return {
-            ...rule,
-            params: rule.params.map((param) => ({
-              ...param,
-              ...(bounds?.[param.name] && { bounds: bounds[param.name] }),
-            })),
+            ...tenantRule(candidate),
+            params: Object.entries(values).map(([name, value]) => {
+              const bounds = replaced?.tenantBounds?.[name];
+              return {
+                name,
+                value,
+                source: name in candidate.params ? ('tenant' as const) : ('plan' as const),
+                ...(bounds && { bounds }),
+              };
+            }),
           };
         }),
       ],

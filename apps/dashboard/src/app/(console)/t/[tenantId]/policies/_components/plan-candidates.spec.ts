@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candidateInputs, initialTryValues } from './plan-candidates';
-import { changeableRules, initialChangeValues } from './plan-change';
+import { changeErrors, changeableRules, initialChangeValues } from './plan-change';
 import { param } from './param-view.fixture';
 import type { RuleView } from './policy-reading';
 
@@ -20,7 +20,7 @@ const daily: RuleView = {
   params: [param('limit', 1000), param('windowMs', 86_400_000)],
 };
 const running: RuleView = {
-  name: 'burst-next',
+  name: 'burst-trial',
   algorithm: 'TOKEN_BUCKET',
   source: 'TENANT',
   candidate: true,
@@ -34,7 +34,7 @@ describe('a tenant trying values of a plan policy in shadow', () => {
   it('proposes one candidate per rule whose values differ, its other values as they are', () => {
     expect(candidateInputs(rules, all, { burst: { capacity: 4 } })).toEqual([
       {
-        name: 'burst-next',
+        name: 'burst-trial',
         replaces: 'burst',
         algorithm: 'TOKEN_BUCKET',
         capacity: 4,
@@ -46,7 +46,7 @@ describe('a tenant trying values of a plan policy in shadow', () => {
   it('proposes nothing for values the checks use now; an emptied value of the tenant’s goes back to the plan’s', () => {
     expect(candidateInputs(rules, all, { burst: { capacity: 10 } })).toEqual([]);
     expect(candidateInputs(rules, all, { burst: { capacity: '' } })).toEqual([
-      { name: 'burst-next', replaces: 'burst', algorithm: 'TOKEN_BUCKET', refillPerSecond: 1 },
+      { name: 'burst-trial', replaces: 'burst', algorithm: 'TOKEN_BUCKET', refillPerSecond: 1 },
     ]);
   });
 
@@ -56,6 +56,23 @@ describe('a tenant trying values of a plan policy in shadow', () => {
     });
     expect(initialTryValues(rules, [burst, daily], initialChangeValues(rules))).toEqual({
       burst: { capacity: 10 },
+    });
+  });
+
+  it("puts a refused value on its field, and a refused name or link in the form's alert", () => {
+    const sent = [{ name: 'burst' }];
+    expect(
+      changeErrors(
+        [
+          { field: 'input.candidateRules.0.capacity', message: 'must be at most 50' },
+          { field: 'input.candidateRules.0.name', message: 'is taken' },
+        ],
+        sent,
+        'candidateRules',
+      ),
+    ).toEqual({
+      fields: { 'rules.burst.capacity': 'must be at most 50' },
+      general: ['burst: is taken'],
     });
   });
 });

@@ -8,7 +8,7 @@ import { isParamName, type RuleView } from './policy-reading';
 /**
  * Try in shadow on a plan's policy: the tenant's proposed values, from the same form as a change
  * of values, sent as candidates (`tryPlanPolicyCandidates`) that each replace the rule they are
- * for, named `<rule>-next`.
+ * for, named `<rule>-trial` (an operator's candidates of the template are `<rule>-next`).
  */
 
 /** A rule as the API's `RuleInput`, from its effective values. */
@@ -67,7 +67,7 @@ export function candidateInputs(
     if (!live) return [];
     const input: RuleInput = {
       ...ruleInputOf(live),
-      name: `${rule.name}-next`,
+      name: `${rule.name}-trial`,
       replaces: rule.name,
     };
     let differs = false;

@@ -158,6 +158,10 @@ export function windowChanges(
   });
 }
 
+const PARAM_NAMES: ReadonlySet<string> = new Set(
+  Object.values(ALGORITHM_PARAMS).flatMap((specs) => specs.map((spec) => spec.name)),
+);
+
 /**
  * The API's field issues as the form's errors: `input.rules.0.capacity` names the first rule
  * sent, which the form knows by its name (`rules.burst.capacity`). Anything else is returned
@@ -174,8 +178,10 @@ export function changeErrors(
   for (const [path, message] of Object.entries(formErrors(issues))) {
     const [head, index, param] = path.split('.');
     const rule = head === list && index !== undefined ? sent[Number(index)]?.name : undefined;
-    if (rule !== undefined && param !== undefined) fields[`rules.${rule}.${param}`] = message;
-    else general.push(rule ? `${rule}: ${message}` : `${path}: ${message}`);
+    // a parameter has its field; a candidate's name or link does not
+    if (rule !== undefined && param !== undefined && PARAM_NAMES.has(param)) {
+      fields[`rules.${rule}.${param}`] = message;
+    } else general.push(rule ? `${rule}: ${message}` : `${path}: ${message}`);
   }
   return { fields, general };
 }
