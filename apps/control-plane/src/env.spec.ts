@@ -75,6 +75,25 @@ describe('control-plane env', () => {
     });
   });
 
+  it('requires SMTP_URL in production, where links must not be logged', () => {
+    expect(() => parseEnv(envSchema, { DATABASE_URL, NODE_ENV: 'production' })).toThrow(
+      expect.objectContaining({
+        constructor: EnvValidationError,
+        issues: [
+          {
+            variable: 'SMTP_URL',
+            message: expect.stringMatching(/^must be set with NODE_ENV=production: .* log/),
+          },
+        ],
+      }),
+    );
+    expect(issuesOf({ NODE_ENV: 'production', SMTP_URL: '' })).toEqual(['SMTP_URL']);
+    expect(issuesOf({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:1025' })).toEqual([]);
+    // development (any other NODE_ENV, or none) logs them
+    expect(issuesOf({ NODE_ENV: 'development' })).toEqual([]);
+    expect(issuesOf({})).toEqual([]);
+  });
+
   it('takes an empty optional variable as unset', () => {
     const env = parseEnv(envSchema, {
       DATABASE_URL,

@@ -62,7 +62,10 @@ export const envSchema = z
     CONTROL_PLANE_SUBSCRIPTIONS_PER_USER: integer(1, 10_000, 100),
     /** How often running subscriptions' sessions and memberships are checked again. */
     CONTROL_PLANE_SUBSCRIPTION_RECHECK_MS: integer(100, 60_000, 2000),
-    /** Mail goes out over SMTP when set (smtp:// or smtps://); otherwise links are logged. */
+    /**
+     * Mail goes out over SMTP when set (smtp:// or smtps://); otherwise links are logged, which
+     * only development may do: required with NODE_ENV=production.
+     */
     SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^/]/, 'must be an smtp:// or smtps:// URL')),
     /** The From of mailed links (invitations, password resets). */
     CONTROL_PLANE_MAIL_FROM: z
@@ -85,7 +88,13 @@ export const envSchema = z
       path: ['CONTROL_PLANE_SESSION_IDLE_SECONDS'],
       message: 'must not exceed CONTROL_PLANE_SESSION_ABSOLUTE_SECONDS',
     },
-  );
+  )
+  // an invitation or password-reset link in the log is a credential for whoever reads the log
+  .refine((env) => env.NODE_ENV !== 'production' || env.SMTP_URL !== undefined, {
+    path: ['SMTP_URL'],
+    message:
+      'must be set with NODE_ENV=production: without a mail server, invitation and password-reset links would be written to the log, which only development may do',
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

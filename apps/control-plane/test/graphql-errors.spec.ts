@@ -140,7 +140,11 @@ describe('query limits', () => {
 
 describe('introspection', () => {
   it('is off with NODE_ENV=production, without schema hints in errors', async () => {
-    const production = await startTestApp({ NODE_ENV: 'production' });
+    // production needs a mail server's URL (nothing is sent here)
+    const production = await startTestApp({
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+    });
     try {
       const introspect = await production.graphql('{ __schema { queryType { name } } }');
       expect(introspect.body.errors?.[0]).toMatchObject({

@@ -10,7 +10,8 @@ const unusedAuth = {} as RequestAuthService;
 
 function optionsFor(env: Record<string, string>) {
   return graphqlOptions(
-    parseEnv(envSchema, { DATABASE_URL: 'postgresql://x/y', ...env }),
+    // production needs a mail server's URL
+    parseEnv(envSchema, { DATABASE_URL: 'postgresql://x/y', SMTP_URL: 'smtp://mail:1025', ...env }),
     unusedAuth,
   );
 }

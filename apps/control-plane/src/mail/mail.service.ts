@@ -12,7 +12,8 @@ export interface MailMessage {
 /**
  * Sends the platform's mails (invitations, password resets) over SMTP when `SMTP_URL` is set.
  * Without it the message, link included, is written to the log: a development setup needs no
- * mail server, and whoever reads the log can follow the link.
+ * mail server, and whoever reads the log can follow the link. Production cannot start without it
+ * (the env schema refuses), so its links never reach a log.
  */
 @Injectable()
 export class MailService implements OnApplicationShutdown {
