@@ -406,8 +406,11 @@ export class PlanService {
     let trimmed = false;
     const change = state.changes.find((c) => c.basePolicyId === after.id);
     if (change) {
-      const kept = { ...change, rules: fitChange(change.rules, after, before) };
-      kept.candidates = fitChangeCandidates(after, change.candidates);
+      const kept = {
+        ...change,
+        rules: fitChange(change.rules, after, before),
+        candidates: fitChangeCandidates(after, change.candidates),
+      };
       if (!isDeepStrictEqual(kept, change)) {
         trimmed = true;
         await this.states.putOrDropChange(tx, tenantId, after, kept);

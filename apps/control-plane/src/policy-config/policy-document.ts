@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import type { FieldIssue } from '../graphql/app-error';
+import { candidatePatch } from './change-candidates';
 import type {
   ChangeRow,
   OverrideRow,
@@ -304,7 +305,8 @@ export function applyPolicyDocument(
       id: changeIds.get(base.id) ?? newId('policy'),
       basePolicyId: base.id,
       rules: change.rules,
-      candidates: toRuleRows(change.candidateRules ?? [], true),
+      // stored as a change's values are: what each candidate proposes anew
+      candidates: toRuleRows(change.candidateRules ?? [], true).map((c) => candidatePatch(base, c)),
     });
   });
   const overrideIds = new Map(

@@ -12,7 +12,7 @@ import {
   overrideBoundsIssues,
   type LocatedIssue,
 } from '../policy-config/compile-state';
-import { candidatePatch, changeCandidateIssues } from '../policy-config/change-candidates';
+import { changeCandidateIssues } from '../policy-config/change-candidates';
 import { changeField, policyField, policyIssues } from '../policy-config/field-paths';
 import {
   applyPolicyDocument,
@@ -370,7 +370,6 @@ export class PolicyService {
         const base = after.planPolicies.find((p) => p.id === change.basePolicyId);
         if (base) {
           const at = `document.changes.${index}.candidateRules`;
-          change.candidates = change.candidates.map((c) => candidatePatch(base, c));
           issues.push(...changeCandidateIssues(base, change.candidates, at));
         }
       });

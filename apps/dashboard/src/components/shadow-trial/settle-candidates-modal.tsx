@@ -23,12 +23,12 @@ interface SettledRule {
   source?: string;
 }
 
-/** What applying or discarding did (the API's `CandidateRulesPayload`), and its words. */
+/** What applying or discarding did, and its words. */
 export interface CandidatesSettled {
   message: string;
-  tenantsRepublished: number;
-  tenantsTrimmed: number;
   countersReset: readonly CounterResetView[];
+  /** A policy's own candidates (`CandidateRulesPayload`); absent for a tenant's change. */
+  tenants?: { republished: number; trimmed: number };
 }
 
 /**
@@ -78,24 +78,31 @@ export function SettleCandidatesModal<Rule extends SettledRule>({
             error: r.error,
             payload: r.data?.discardPlanPolicyCandidates,
           }));
-      // one tenant's change: its own new version, nothing of another tenant's trimmed
-      const payload = result.payload && {
-        countersReset: result.payload.countersReset,
-        tenantsRepublished: 1,
-        tenantsTrimmed: 0,
+      return {
+        error: result.error,
+        payload: result.payload && { countersReset: result.payload.countersReset },
       };
-      return { error: result.error, payload };
     }
     const variables = { policyId: policy.id };
-    return applying
-      ? applyRules(variables, CANDIDATES_CHANGE).then((r) => ({
+    const result = applying
+      ? await applyRules(variables, CANDIDATES_CHANGE).then((r) => ({
           error: r.error,
           payload: r.data?.applyCandidateRules,
         }))
-      : discardRules(variables, CANDIDATES_CHANGE).then((r) => ({
+      : await discardRules(variables, CANDIDATES_CHANGE).then((r) => ({
           error: r.error,
           payload: r.data?.discardCandidateRules,
         }));
+    return {
+      error: result.error,
+      payload: result.payload && {
+        countersReset: result.payload.countersReset,
+        tenants: {
+          republished: result.payload.tenantsRepublished,
+          trimmed: result.payload.tenantsTrimmed,
+        },
+      },
+    };
   };
 
   const confirm = async () => {

@@ -189,7 +189,14 @@ export default function PlanPage() {
           template
           read={(rule) => ruleReading(rule) ?? ALGORITHM_LABELS[rule.algorithm]}
           onClose={() => setDialog(undefined)}
-          onSettled={({ message, ...result }) => changed(message)(result)}
+          onSettled={({ message, countersReset, tenants }) =>
+            changed(message)({
+              countersReset,
+              // a template's candidates: the API always counts its tenants
+              tenantsRepublished: tenants?.republished ?? 0,
+              tenantsTrimmed: tenants?.trimmed ?? 0,
+            })
+          }
         />
       )}
       {dialog?.kind === 'delete-template' && (

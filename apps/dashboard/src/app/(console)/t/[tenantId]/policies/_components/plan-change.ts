@@ -28,7 +28,6 @@ export interface ChangeableParam {
 export interface ChangeableRule {
   name: string;
   algorithm: Algorithm;
-  candidate: boolean;
   params: ChangeableParam[];
 }
 
@@ -53,9 +52,7 @@ export function changeableRules(rules: readonly RuleView[]): ChangeableRule[] {
         },
       ];
     });
-    return params.length === 0
-      ? []
-      : [{ name: rule.name, algorithm: rule.algorithm, candidate: rule.candidate, params }];
+    return params.length === 0 ? [] : [{ name: rule.name, algorithm: rule.algorithm, params }];
   });
 }
 
@@ -150,7 +147,8 @@ export function windowChanges(
     if (!WINDOWED.has(rule.algorithm) || !window || window.current === null) return [];
     const next = sent.find((input) => input.name === rule.name)?.windowMs ?? undefined;
     const before = formatDuration(window.current);
-    const change = { rule: rule.name, candidate: rule.candidate, before };
+    // a live rule's window (a change never touches candidates)
+    const change = { rule: rule.name, candidate: false, before };
     if (next !== undefined) {
       return next === window.current ? [] : [{ ...change, after: formatDuration(next) }];
     }
